@@ -1,0 +1,71 @@
+"""``burraco replay [--json] FILE``: replay a game record (spec/record-format.md).
+
+Exit 0 when every action was legal and every given result matched, 1 for an illegal action or a
+wrong result, 2 when the file cannot be read or is malformed. On 1 and 2 one sentence goes to
+standard error and nothing to standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from burraco.engine.errors import RecordError
+from burraco.engine.record import read_record, replay
+
+from .sheet import smazzata_sheet, totals_sheet
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="replay a game record and print its score sheet",
+        description="Replay a game record through the engine and print the score sheet.",
+    )
+    parser.add_argument("file", help="the record (TOML); - for standard input")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        print(f"{args.file}: cannot read the file: {error.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"{args.file}: the file is not UTF-8 text", file=sys.stderr)
+        return 2
+    try:
+        record = read_record(text)
+        result = replay(record)
+    except RecordError as error:
+        print(f"{args.file}: malformed: {error}", file=sys.stderr)
+        return 2
+    if result.error is not None:
+        print(str(result.error), file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.as_json(), ensure_ascii=False))
+        return 0
+    names = record.players
+    seats = ", ".join(f"{name} (seat {i})" for i, name in enumerate(names))
+    print(f"{record.rules} · {len(names)} players · {seats}")
+    for hand in result.hands:
+        print()
+        print(smazzata_sheet(hand.number, hand.score, hand.ended, names))
+    print()
+    print(
+        totals_sheet(
+            result.totals,
+            names,
+            winner=result.winner,
+            decided=result.target is not None and result.winner is not None,
+        )
+    )
+    return 0

@@ -1,0 +1,573 @@
+"""Legal action generation: every action ``Smazzata._check`` accepts, and no other.
+
+This is the hot path of self-play, so it works on bitmasks and tables built once:
+
+* a hand's cards of one suit are a 13-bit rank mask, read as a 14-bit *position* mask (the ace
+  holds both position 1 and position 14);
+* ``_run_table(positions)`` lists, once per position mask, the natural runs it contains and the
+  groups of naturals that one wild card completes into a run;
+* sub-multisets of the cards of one rank (for sets) come from ``_sub_counts``.
+
+Cases where legality depends on more than the size of the hand (a meld that would leave one card,
+or a hand tied up by the pick-up lock of R17) are decided by ``Smazzata._check`` itself, so the
+generator never has a second opinion on the rules. Tests compare the generator with a brute-force
+enumeration through ``_check`` on many random positions.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+from typing import TYPE_CHECKING, Final
+
+from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action
+from .cards import CARDS, JOKER_ID, Card
+from .melds import POSITION_BITS, SET, Meld
+
+if TYPE_CHECKING:
+    from .state import Smazzata
+
+_new_action = tuple.__new__
+_BIT1: Final = POSITION_BITS[1]
+_BIT2: Final = POSITION_BITS[2]
+_BIT14: Final = POSITION_BITS[14]
+_ACE_BITS: Final = _BIT1 | _BIT14
+_WILD_KINDS: Final = (JOKER_ID, 1, 14, 27, 40)
+
+# Canonical order of an action's cards: by card value (``Action.make`` sorts the same way).
+_DRAW: Final = tuple(_new_action(Action, (s, DRAW, (), 0)) for s in range(4))
+_PICKUP: Final = tuple(_new_action(Action, (s, PICKUP, (), 0)) for s in range(4))
+_DISCARD: Final = tuple(
+    tuple(_new_action(Action, (s, DISCARD, (CARDS[c],), 0)) for c in range(53)) for s in range(4)
+)
+
+
+def _interval(low: int, high: int) -> int:
+    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+
+
+@cache
+def _run_table(positions: int) -> tuple[tuple[int, ...], tuple[tuple[int, bool], ...]]:
+    """Natural runs, and naturals completed by one wild, available in a position mask.
+
+    Returns ``(natural, wild)``: ``natural`` holds masks of runs of >= 3 naturals; ``wild`` holds
+    ``(mask, wild_may_be_two)`` for naturals (>= 2) that one wild turns into a run, either by
+    filling the one gap or floating at a free end. ``wild_may_be_two`` is False when a same-suit
+    two used as that wild would instead be a natural two (R35), i.e. the action is the same as a
+    natural run already listed. Masks holding both ace positions need two aces (Burraco Reale).
+    When the ace could stand low or high for the same cards, only the low reading is kept (the
+    engine places a new ace low on a tie, see ``melds.resolve_run``).
+    """
+    natural: list[int] = []
+    wild: list[tuple[int, bool]] = []
+    for low in range(1, 15):
+        for high in range(low + 1, 15):
+            span = _interval(low, high)
+            length = high - low + 1
+            if span & positions == span:
+                if length >= 3 and not _high_ace_twin(span, 0):
+                    natural.append(span)
+                if (low > 1 or high < 14) and not _high_ace_twin(span, 1):
+                    # floating wild at either end; a same-suit two would be natural at 2 if 2 is
+                    # the free low end (low == 3)
+                    wild.append((span, low != 3))
+            if length >= 3:
+                for hole in range(low + 1, high):
+                    naturals = span ^ POSITION_BITS[hole]
+                    if naturals & positions == naturals and not _high_ace_twin(naturals, 1):
+                        wild.append((naturals, hole != 2))
+    return tuple(natural), tuple(wild)
+
+
+def _high_ace_twin(mask: int, wilds: int) -> bool:
+    """Whether ``mask`` uses the high ace while the same cards also fit with the ace low."""
+    if not mask & _BIT14 or mask & _BIT1:
+        return False
+    low_mask = (mask ^ _BIT14) | _BIT1
+    low = (low_mask & -low_mask).bit_length() - 1
+    span = low_mask.bit_length() - low
+    count = low_mask.bit_count()
+    if wilds == 0:
+        return count == span
+    return count == span - 1 or (count == span and (low > 1 or span + low - 1 < 14))
+
+
+@cache
+def _run_cards(suit: int, mask: int) -> tuple[Card, ...]:
+    """The natural cards of a run mask, sorted by card value."""
+    base = suit * 13
+    out = {CARDS[base + (0 if p == 14 else p - 1)] for p in range(1, 15) if mask >> p & 1}
+    return tuple(sorted(out))
+
+
+@cache
+def _sub_counts(counts: tuple[int, int, int, int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Non-empty sub-multisets of one rank's cards, as (size, per-suit counts)."""
+    out = []
+    for sub in product(*(range(k + 1) for k in counts)):
+        size = sum(sub)
+        if size:
+            out.append((size, sub))
+    return tuple(out)
+
+
+@cache
+def _set_cards(rank: int, sub: tuple[int, ...]) -> tuple[Card, ...]:
+    cards: list[Card] = []
+    for suit, k in enumerate(sub):
+        cards.extend([CARDS[suit * 13 + rank - 1]] * k)
+    return tuple(sorted(cards))
+
+
+def _with_wild(cards: tuple[Card, ...], wild: int) -> tuple[Card, ...]:
+    if not cards or cards[-1] < wild:
+        return (*cards, CARDS[wild])
+    return tuple(sorted((*cards, CARDS[wild])))
+
+
+# ------------------------------------------------------------------------------------ generation
+
+# Memo of card groups: for one suit or rank, one meld, and the kinds of wild card held, the card
+# tuples of every candidate OPEN or ATTACH, with the largest number of cards among them. The key
+# is an int packing exactly what the group depends on, so that it recurs from one decision (and
+# one game) to the next; legality against the rest of the state is checked after the lookup.
+Group = tuple[tuple[tuple[Card, ...], ...], int]
+_GROUPS: dict[int, Group] = {}
+_GROUPS_LIMIT: Final = 500_000
+_DISCARDS: dict[int, tuple[Action, ...]] = {}
+
+
+def _group(card_groups: list[tuple[Card, ...]] | set[tuple[Card, ...]]) -> Group:
+    if len(_GROUPS) >= _GROUPS_LIMIT:
+        _GROUPS.clear()
+    ordered = tuple(sorted(card_groups)) if isinstance(card_groups, set) else tuple(card_groups)
+    return ordered, max((len(c) for c in ordered), default=0)
+
+
+def _wild_code(present: int) -> int:
+    """The kinds of wild held, packed in 5 bits: 2C, 2D, 2H, 2S, JK."""
+    return (
+        (present >> 1 & 1)
+        | (present >> 13 & 2)
+        | (present >> 25 & 4)
+        | (present >> 37 & 8)
+        | (present >> 48 & 16)
+    )
+
+
+# Bits of ``present`` where a suit's rank r starts three consecutive ranks (r <= J) or two near
+# ones (r <= Q), so that shifted masks never run into the next suit; and each suit's ace bit,
+# for the runs that end Q-K-A or K-A.
+_RUN3_OK: Final = sum(((1 << 11) - 1) << (13 * s) for s in range(4))
+_NEAR_OK: Final = sum(((1 << 12) - 1) << (13 * s) for s in range(4))
+_ACE_BIT_OF_SUIT: Final = sum(1 << (13 * s) for s in range(4))
+_ALL_POSITIONS: Final = 0x7FFE
+
+_WILDS_OF_CODE: Final = tuple(
+    tuple(w for bit, w in enumerate((1, 14, 27, 40, JOKER_ID)) if code >> bit & 1)
+    for code in range(32)
+)
+
+
+def legal_actions(state: Smazzata) -> list[Action]:
+    phase = state.phase
+    if phase == 2:
+        return []
+    seat = state.current
+    if phase == 0:
+        out = [_DRAW[seat]] if state.stock else []
+        if state.pile and state._check_pickup(_PICKUP[seat]) is None:
+            out.append(_PICKUP[seat])
+        return out
+    actions = meld_actions(state)
+    actions.extend(discard_actions(state))
+    return actions
+
+
+def _discards_of(seat: int, suit: int, mask: int) -> tuple[Action, ...]:
+    table = _DISCARD[seat]
+    return tuple(table[suit * 13 + r] for r in range(13) if mask >> r & 1)
+
+
+def discard_actions(state: Smazzata) -> list[Action]:
+    seat = state.current
+    rules = state.rules
+    if rules.pickup_requires_meld and state.acquired == PICKUP and not state.melded:
+        return []
+    present = state.present[seat]
+    out: list[Action] = []
+    cache = _DISCARDS
+    for suit in range(4):
+        mask = present >> (13 * suit) & 0x1FFF
+        if mask:
+            key = mask << 4 | suit << 2 | seat
+            group = cache.get(key)
+            if group is None:
+                group = cache[key] = _discards_of(seat, suit, mask)
+            out += group
+    if present >> JOKER_ID:
+        out.append(_DISCARD[seat][JOKER_ID])
+    size = state.sizes[seat]
+    if size > 1 and state.lock < 0:
+        return out
+    hand = state.hands[seat]
+    lock_in_hand = state.lock_in_hand
+    problem = state._discard_problem
+    return [
+        a for a in out if problem(seat, a.cards[0], hand[a.cards[0]], size, lock_in_hand) is None
+    ]
+
+
+def meld_actions(state: Smazzata) -> list[Action]:
+    """Every legal OPEN and ATTACH of the player to act (in the PLAY phase)."""
+    seat = state.current
+    rules = state.rules
+    size = state.sizes[seat]
+    lock = state.lock
+    line = state.line_of[seat]
+    line_melds = state.melds[line]
+    present = state.present[seat]
+    double = state.double[seat]
+    wcode = _wild_code(present)
+    two_aces = rules.max_natural_aces_per_run == 2
+    groups = _GROUPS
+    out: list[Action] = []
+    append = out.append
+    # Groups whose actions all leave two cards or more need no further check (R53) without a lock.
+    limit = size - 2 if lock < 0 else -1
+    slow: list[tuple[int, tuple[Card, ...], int]] = []
+
+    # -- open runs: only suits with three consecutive ranks, or two near ones and a wild --
+    if wcode:
+        candidates = present & (present >> 1 | present >> 2) & _NEAR_OK
+        candidates |= present & (present >> 11 | present >> 12) & _ACE_BIT_OF_SUIT
+    else:
+        candidates = present & (present >> 1) & (present >> 2) & _RUN3_OK
+        candidates |= present & (present >> 11) & (present >> 12) & _ACE_BIT_OF_SUIT
+    if candidates:
+        for suit in range(4):
+            shift = 13 * suit
+            if not candidates >> shift & 0x1FFF:
+                continue
+            mask = present >> shift & 0x1FFF
+            doubles = double >> shift & 3
+            key = (((mask << 2 | doubles) << 5 | wcode) << 2 | suit) << 3 | two_aces << 2
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = _group(_open_runs(suit, mask, doubles, wcode, two_aces))
+            if group[1] <= limit:
+                for cards in group[0]:
+                    append(_new_action(Action, (seat, OPEN, cards, 0)))
+            else:
+                slow.extend((OPEN, cards, 0) for cards in group[0])
+
+    # -- open sets (R26, R27) --
+    if rules.set_ranks:
+        hand = state.hands[seat]
+        a = present & 0x1FFF
+        b = present >> 13 & 0x1FFF
+        c = present >> 26 & 0x1FFF
+        d = present >> 39 & 0x1FFF
+        dup = (double | double >> 13 | double >> 26 | double >> 39) & 0x1FFF
+        two_suits = (a & b) | (c & d) | ((a | b) & (c | d))
+        if wcode:
+            ranks = two_suits | dup  # two naturals and a wild
+        else:
+            # three naturals: three suits, or twins in one suit and a card of another
+            ranks = (a & b & (c | d)) | (c & d & (a | b)) | (dup & two_suits)
+        ranks &= _set_rank_mask(rules.set_ranks) & ~state.set_mask[line]
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            r = low.bit_length() - 1
+            counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
+            key = ((r << 8 | counts) << 5 | wcode) << 3 | 1
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = _group(_open_sets(r + 1, counts, wcode))
+            if group[1] <= limit:
+                for cards in group[0]:
+                    append(_new_action(Action, (seat, OPEN, cards, 0)))
+            else:
+                slow.extend((OPEN, cards, 0) for cards in group[0])
+
+    # -- attach (R23) --
+    if line_melds:
+        hand = state.hands[seat]
+        hand_ranks = (present | present >> 13 | present >> 26 | present >> 39) & 0x1FFF
+        index = 0
+        for meld in line_melds:
+            index += 1
+            if meld.kind == SET:
+                r = meld.rank - 1
+                if not hand_ranks >> r & 1:
+                    if not wcode or meld.wild is not None:
+                        continue
+                    counts = 0
+                else:
+                    counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
+                key = ((meld.ident << 8 | counts) << 5 | wcode) << 3 | 2
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = _group(
+                        _set_attaches(meld.rank, counts, meld.wild is None, wcode)
+                    )
+            else:
+                suit = meld.suit
+                shift = 13 * suit
+                mask = present >> shift & 0x1FFF
+                positions = (mask << 1 | (mask & 1) << 14) & ~meld.mask
+                if not positions & meld.reach:
+                    # No natural can attach; a wild alone can, if the run has no wild left (its
+                    # own wild may be a same-suit two that becomes natural at position 2, E20).
+                    old = meld.wild
+                    if not wcode or (old is not None and (old != 13 * suit + 1 or meld.mask & 4)):
+                        continue
+                    positions = 0
+                else:
+                    old = meld.wild
+                    # (a same-suit two as the wild may fill position 2 itself, R42)
+                    convert = 4 if old is not None and old == 13 * suit + 1 else 0
+                    positions &= _reachable(meld.mask | convert, positions)
+                doubles = double >> shift & 3
+                key = (
+                    (((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces
+                ) << 3 | 3
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = _group(
+                        _run_attaches(meld, positions, doubles, wcode, two_aces)
+                    )
+            if group[1] <= limit:
+                for cards in group[0]:
+                    append(_new_action(Action, (seat, ATTACH, cards, index)))
+            else:
+                slow.extend((ATTACH, cards, index) for cards in group[0])
+
+    if slow:
+        _filter(state, slow, size, lock, out)
+    return out
+
+
+def _reachable(fixed: int, positions: int) -> int:
+    """Positions that could join the run ``fixed``: up to the second missing one on each side.
+
+    A run grows by contiguous cards with at most one gap (for a wild), so hand cards beyond two
+    missing positions can never attach; leaving them out of the memo key makes it recur.
+    """
+    low = (fixed & -fixed).bit_length() - 1
+    high = fixed.bit_length() - 1
+    have = positions | fixed
+    below = ~have & ((1 << low) - 1) & _ALL_POSITIONS
+    above = ~have & _ALL_POSITIONS & ~((1 << (high + 1)) - 1)
+    if below:
+        below ^= 1 << (below.bit_length() - 1)  # skip the nearest missing position
+    start = below.bit_length()  # just above the second missing position (0 if none)
+    if above:
+        above &= above - 1  # skip the nearest missing position
+    end = (above & -above).bit_length() - 1 if above else 15
+    return ((1 << end) - 1) & ~((1 << start) - 1)
+
+
+def _filter(
+    state: Smazzata,
+    candidates: list[tuple[int, tuple[Card, ...], int]],
+    size: int,
+    lock: int,
+    out: list[Action],
+) -> None:
+    """Keep the actions after which the turn can still end (R53), deciding hard cases by _check."""
+    seat = state.current
+    hand = state.hands[seat]
+    taken = state.taken[state.line_of[seat]]
+    for verb, cards, meld in candidates:
+        action = _new_action(Action, (seat, verb, cards, meld))
+        left = size - len(cards)
+        if left >= 2 and (lock < 0 or left > hand[lock]):
+            out.append(action)
+        elif left == 0:
+            if not taken:
+                out.append(action)
+        elif state._check(action)[0] is None:
+            out.append(action)
+
+
+@cache
+def _set_rank_mask(ranks: frozenset[int]) -> int:
+    return sum(1 << (r - 1) for r in ranks)
+
+
+def _open_runs(
+    suit: int, mask: int, doubles: int, wcode: int, two_aces: bool
+) -> list[tuple[Card, ...]]:
+    positions = (mask << 1) | ((mask & 1) << 14)
+    natural, wild = _run_table(positions)
+    two_copies_of_ace = bool(doubles & 1)
+    two_copies_of_two = bool(doubles & 2)
+    own_two = suit * 13 + 1
+    out = []
+    for run in natural:
+        if run & _ACE_BITS == _ACE_BITS and not (two_aces and two_copies_of_ace):
+            continue
+        out.append(_run_cards(suit, run))
+    for w in _WILDS_OF_CODE[wcode]:
+        is_own_two = w == own_two
+        for run, two_ok in wild:
+            if run & _ACE_BITS == _ACE_BITS and not (two_aces and two_copies_of_ace):
+                continue
+            if is_own_two and (not two_ok or (run & _BIT2 and not two_copies_of_two)):
+                continue
+            out.append(_with_wild(_run_cards(suit, run), w))
+    return out
+
+
+def _counts(packed: int) -> tuple[int, int, int, int]:
+    return (packed & 3, packed >> 2 & 3, packed >> 4 & 3, packed >> 6 & 3)
+
+
+def _open_sets(rank: int, packed: int, wcode: int) -> list[tuple[Card, ...]]:
+    """Sets of ``rank`` from the hand's cards of that rank (2 bits per suit in ``packed``)."""
+    out = []
+    wilds = _WILDS_OF_CODE[wcode]
+    for sub_size, sub in _sub_counts(_counts(packed)):
+        if sub_size < 2:
+            continue
+        cards = _set_cards(rank, sub)
+        if sub_size >= 3:
+            out.append(cards)
+        for w in wilds:
+            out.append(_with_wild(cards, w))
+    return out
+
+
+def _set_attaches(rank: int, packed: int, can_wild: bool, wcode: int) -> list[tuple[Card, ...]]:
+    out = []
+    wilds = _WILDS_OF_CODE[wcode] if can_wild else ()
+    for _size, sub in _sub_counts(_counts(packed)):
+        cards = _set_cards(rank, sub)
+        out.append(cards)
+        for w in wilds:
+            out.append(_with_wild(cards, w))
+    for w in wilds:
+        out.append((CARDS[w],))
+    return out
+
+
+def _run_attaches(
+    meld: Meld, avail: int, doubles: int, wcode: int, two_aces: bool
+) -> set[tuple[Card, ...]]:
+    """Card groups that extend a run into a valid run (R23, R35-R38), deduplicated.
+
+    ``avail`` holds the run positions the hand can fill with naturals of the run's suit;
+    ``doubles`` says whether the hand holds two aces (bit 0) and two same-suit twos (bit 1).
+    The search runs over the final span ``a..b`` of the naturals (it contains the run's span) and,
+    for each span, over where a wild stands: nowhere, at an end, or in the one gap.
+    """
+    fixed = meld.mask
+    if fixed & _ACE_BITS and not two_aces:
+        avail &= ~_ACE_BITS  # the run has its natural ace; a second one only in Reale (R31)
+    extender = _RunExtender(meld, avail, wcode, two_twos=bool(doubles & 2))
+    # The old wild may become the natural two (R42, E20): position 2 is then filled for free.
+    fillable = avail | (_BIT2 if extender.convertible else 0)
+    low = (fixed & -fixed).bit_length() - 1
+    high = fixed.bit_length() - 1
+    for a in range(low, 0, -1):
+        below = _interval(a, low - 1) & ~fixed if a < low else 0
+        if (below & ~fillable).bit_count() > 1:
+            break
+        if a < low and not fillable >> a & 1:
+            continue  # the low end must be a natural card
+        for b in range(high, 15):
+            if a == 1 and b == 14 and not two_aces:
+                break
+            span = _interval(a, b)
+            need = span & ~fixed
+            missing = need & ~fillable
+            if missing.bit_count() > 1:
+                break
+            if b > high and not fillable >> b & 1:
+                continue
+            naturals_needed = need & ~missing
+            # Aces from the hand: both ends need two of them (Reale only).
+            if naturals_needed & _ACE_BITS & avail == _ACE_BITS and not doubles & 1:
+                continue
+            extender.span(naturals_needed, missing, span, a, b)
+    return extender.results
+
+
+class _RunExtender:
+    """Collects the card groups of ``_run_attaches`` for one run and one hand."""
+
+    __slots__ = (
+        "avail",
+        "convertible",
+        "old_wild",
+        "own_two",
+        "results",
+        "suit",
+        "two_twos",
+        "wilds",
+    )
+
+    def __init__(self, meld: Meld, avail: int, wcode: int, *, two_twos: bool) -> None:
+        self.suit = meld.suit
+        self.old_wild = meld.wild
+        self.own_two = meld.suit * 13 + 1
+        self.avail = avail
+        self.wilds = _WILDS_OF_CODE[wcode]
+        self.two_twos = two_twos
+        self.convertible = (
+            meld.wild is not None and meld.wild == self.own_two and not meld.mask & _BIT2
+        )
+        self.results: set[tuple[Card, ...]] = set()
+
+    def _add_wilds(self, cards: tuple[Card, ...], uses_hand_two: int) -> None:
+        """Add ``cards`` plus each kind of wild held (a same-suit two needs a second copy when
+        the hand's other one is already the natural two)."""
+        for w in self.wilds:
+            if w == self.own_two and uses_hand_two and not self.two_twos:
+                continue
+            self.results.add(_with_wild(cards, w))
+
+    def span(self, naturals_needed: int, missing: int, span: int, a: int, b: int) -> None:
+        """The naturals fill ``a..b`` (except ``missing``, at most one position)."""
+        results = self.results
+        free_end = a > 1 or b < 14
+        converts = (True, False) if self.convertible and naturals_needed & _BIT2 else (False,)
+        for use_convert in converts:
+            from_hand = naturals_needed & ~_BIT2 if use_convert else naturals_needed
+            if from_hand & ~self.avail:
+                continue  # position 2 was only fillable by converting the old wild
+            wild_left = self.old_wild is not None and not use_convert
+            base = _run_cards(self.suit, from_hand) if from_hand else ()
+            if missing:
+                # One gap the hand cannot fill: a wild must stand there (interior only).
+                hole = missing.bit_length() - 1
+                if a < hole < b:
+                    if wild_left:
+                        if base:
+                            results.add(base)
+                    else:
+                        self._add_wilds(base, from_hand & _BIT2)
+                continue
+            # Everything fillable. (a) no gap: the old wild floats, a new one floats, or none.
+            if wild_left:
+                if free_end and base:
+                    results.add(base)
+            else:
+                if base:
+                    results.add(base)
+                if free_end:
+                    self._add_wilds(base, from_hand & _BIT2)
+            # (b) leave one interior position for a wild (the old one, or a new one).
+            interior = from_hand & span & ~POSITION_BITS[a] & ~POSITION_BITS[b]
+            while interior:
+                bit = interior & -interior
+                interior ^= bit
+                rest = from_hand ^ bit
+                cards = _run_cards(self.suit, rest) if rest else ()
+                if wild_left:
+                    if cards:
+                        results.add(cards)
+                else:
+                    self._add_wilds(cards, rest & _BIT2)
