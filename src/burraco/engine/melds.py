@@ -44,7 +44,21 @@ class MeldError(NamedTuple):
 class Meld:
     """One meld on the table. Immutable: extending a meld makes a new one (cheap state copies)."""
 
-    __slots__ = ("ident", "kind", "mask", "naturals", "rank", "reach", "seq", "suit", "wild")
+    __slots__ = (
+        "accepts_wild",
+        "attach_memo",
+        "extend_memo",
+        "ident",
+        "interest",
+        "kind",
+        "mask",
+        "naturals",
+        "rank",
+        "reach",
+        "seq",
+        "suit",
+        "wild",
+    )
 
     kind: int
     suit: int
@@ -57,6 +71,15 @@ class Meld:
     """Run positions where a card from the hand could attach: within two of an end, or the gap."""
     ident: int
     """What legal attaches depend on, packed in an int (kind, suit or rank, naturals, wild)."""
+    interest: int
+    """Bit c set for every card c that could attach alone or with others (a 53-bit mask)."""
+    accepts_wild: bool
+    """Whether a wild from the hand could ever join: no wild yet, or a same-suit two as the wild
+    that may turn natural at position 2 and make room (E20)."""
+    attach_memo: dict[int, tuple[tuple[tuple[Card, ...], ...], int]]
+    """Memo of the move generator: hand signature -> candidate attaches (see movegen.py)."""
+    extend_memo: dict[tuple[int, tuple[Card, ...]], Meld | MeldError]
+    """Memo of ``check_extend`` for this meld (a meld is immutable, so results never change)."""
 
     def __init__(
         self,
@@ -76,15 +99,24 @@ class Meld:
         self.naturals = naturals
         self.wild = wild
         self.seq = seq
+        self.attach_memo = {}
+        self.extend_memo = {}
         wild_code = 53 if wild is None else int(wild)
         if kind == RUN:
             low = (mask & -mask).bit_length() - 1
             high = mask.bit_length() - 1
-            self.reach = _span(max(1, low - 2), min(14, high + 2)) & ~mask
+            reach = _span(max(1, low - 2), min(14, high + 2)) & ~mask
+            self.reach = reach
             self.ident = ((suit << 15 | mask) << 6 | wild_code) << 1
+            # positions -> card bits of this suit (position 14 is the ace, like position 1)
+            ranks = (reach >> 1) & 0x1FFF | (reach >> 14) & 1
+            self.interest = ranks << (13 * suit)
+            self.accepts_wild = wild is None or (wild == suit * 13 + 1 and not mask & 4)
         else:
             self.reach = 0
             self.ident = (rank << 6 | wild_code) << 1 | 1
+            self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
+            self.accepts_wild = wild is None
 
     # -- shape --
 
@@ -290,8 +322,25 @@ def _describe_ranks(rank: int) -> str:
     return f"{name}s" if name != "A" else "aces"
 
 
+_OPEN_MEMO: dict[tuple[tuple[Card, ...], frozenset[int], int], Meld | MeldError] = {}
+_OPEN_MEMO_LIMIT: Final = 100_000
+
+
 def check_open(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
-    """Validate a new meld (R21-R38). Does not check R27 (that needs the line's melds)."""
+    """Validate a new meld (R21-R38). Does not check R27 (that needs the line's melds).
+
+    Results are memoised: they depend only on the cards and the ruleset's meld parameters.
+    """
+    key = (tuple(cards), rules.set_ranks, rules.max_natural_aces_per_run)
+    result = _OPEN_MEMO.get(key)
+    if result is None:
+        if len(_OPEN_MEMO) >= _OPEN_MEMO_LIMIT:
+            _OPEN_MEMO.clear()
+        result = _OPEN_MEMO[key] = _check_open(cards, rules)
+    return result
+
+
+def _check_open(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     if len(cards) < 3:
         return MeldError("a new meld needs at least three cards", "R21")
     naturals = [c for c in cards if c != JOKER_ID and c % 13 != 1]
@@ -345,6 +394,14 @@ def _check_new_run(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
 
 def check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     """Validate attaching ``cards`` to ``meld`` (R23): the result must be valid as a whole."""
+    key = (rules.max_natural_aces_per_run, tuple(cards))
+    result = meld.extend_memo.get(key)
+    if result is None:
+        result = meld.extend_memo[key] = _check_extend(meld, cards, rules)
+    return result
+
+
+def _check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     if not cards:
         return MeldError("an attach needs at least one card", "R23")
     if meld.kind == SET:
@@ -456,7 +513,9 @@ def resolve_run(
                 failure = _FEW_NATURALS
                 continue
             if not run_shape_ok(run_mask, wild_count):
-                failure = _shape_failure(run_mask, wild_count, old_wild is not None)
+                shape_failure = _shape_failure(run_mask, wild_count, old_wild is not None)
+                if failure.rule != "R30":  # a K-A-2 wrap explains the failure best (E5)
+                    failure = shape_failure
                 continue
             if wild_count < best_wilds:
                 if wild_count == 0:

@@ -293,51 +293,31 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
     # -- attach (R23) --
     if line_melds:
-        hand = state.hands[seat]
-        hand_ranks = (present | present >> 13 | present >> 26 | present >> 39) & 0x1FFF
         index = 0
         for meld in line_melds:
             index += 1
+            if not present & meld.interest and not (wcode and meld.accepts_wild):
+                continue
+            memo = meld.attach_memo
             if meld.kind == SET:
                 r = meld.rank - 1
-                if not hand_ranks >> r & 1:
-                    if not wcode or meld.wild is not None:
-                        continue
-                    counts = 0
-                else:
-                    counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
-                key = ((meld.ident << 8 | counts) << 5 | wcode) << 3 | 2
-                group = groups.get(key)
+                # The rank's cards, one bit per suit held once (and per suit held twice).
+                key = (present >> r & _RANK_ACROSS_SUITS) | (
+                    double >> r & _RANK_ACROSS_SUITS
+                ) << 1 | wcode << 41
+                group = memo.get(key)
                 if group is None:
-                    group = groups[key] = _group(
-                        _set_attaches(meld.rank, counts, meld.wild is None, wcode)
-                    )
+                    group = memo[key] = _set_attach_group(state.hands[seat], meld, wcode)
             else:
-                suit = meld.suit
-                shift = 13 * suit
-                mask = present >> shift & 0x1FFF
-                positions = (mask << 1 | (mask & 1) << 14) & ~meld.mask
-                if not positions & meld.reach:
-                    # No natural can attach; a wild alone can, if the run has no wild left (its
-                    # own wild may be a same-suit two that becomes natural at position 2, E20).
-                    old = meld.wild
-                    if not wcode or (old is not None and (old != 13 * suit + 1 or meld.mask & 4)):
-                        continue
-                    positions = 0
-                else:
-                    old = meld.wild
-                    # (a same-suit two as the wild may fill position 2 itself, R42)
-                    convert = 4 if old is not None and old == 13 * suit + 1 else 0
-                    positions &= _reachable(meld.mask | convert, positions)
-                doubles = double >> shift & 3
-                key = (
-                    (((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces
-                ) << 3 | 3
-                group = groups.get(key)
+                shift = 13 * meld.suit
+                key = (present >> shift & 0x1FFF) | (double >> shift & 3) << 13 | wcode << 15
+                group = memo.get(key)
                 if group is None:
-                    group = groups[key] = _group(
-                        _run_attaches(meld, positions, doubles, wcode, two_aces)
+                    group = memo[key] = _run_attach_group(
+                        meld, present >> shift & 0x1FFF, double >> shift & 3, wcode, two_aces
                     )
+            if not group[1]:
+                continue
             if group[1] <= limit:
                 for cards in group[0]:
                     append(_new_action(Action, (seat, ATTACH, cards, index)))
@@ -347,6 +327,48 @@ def meld_actions(state: Smazzata) -> list[Action]:
     if slow:
         _filter(state, slow, size, lock, out)
     return out
+
+
+_RANK_ACROSS_SUITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_NO_GROUP: Final[Group] = ((), 0)
+
+
+def _set_attach_group(hand: list[int], meld: Meld, wcode: int) -> Group:
+    """Candidate attaches to a set (R26): any of the rank's cards, and a wild if it has none."""
+    r = meld.rank - 1
+    counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
+    can_wild = meld.wild is None
+    if not counts and not (can_wild and wcode):
+        return _NO_GROUP
+    key = ((meld.ident << 8 | counts) << 5 | wcode) << 3 | 2
+    group = _GROUPS.get(key)
+    if group is None:
+        group = _GROUPS[key] = _group(_set_attaches(meld.rank, counts, can_wild, wcode))
+    return group
+
+
+def _run_attach_group(meld: Meld, mask: int, doubles: int, wcode: int, two_aces: bool) -> Group:
+    """Candidate attaches to a run, shared between games through the hand cards that matter."""
+    suit = meld.suit
+    positions = (mask << 1 | (mask & 1) << 14) & ~meld.mask
+    old = meld.wild
+    if not positions & meld.reach:
+        # No natural can attach; a wild alone can, if the run has no wild left (its own wild
+        # may be a same-suit two that becomes natural at position 2, E20).
+        if not wcode or (old is not None and (old != 13 * suit + 1 or meld.mask & 4)):
+            return _NO_GROUP
+        positions = 0
+    else:
+        # (a same-suit two as the wild may fill position 2 itself, R42)
+        convert = 4 if old is not None and old == 13 * suit + 1 else 0
+        positions &= _reachable(meld.mask | convert, positions)
+    key = (
+        (((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces
+    ) << 3 | 3
+    group = _GROUPS.get(key)
+    if group is None:
+        group = _GROUPS[key] = _group(_run_attaches(meld, positions, doubles, wcode, two_aces))
+    return group
 
 
 def _reachable(fixed: int, positions: int) -> int:
