@@ -460,10 +460,12 @@ class Smazzata:
         for card_id, k in need.items():
             if hand[card_id] < k:
                 have = "only " + str(hand[card_id]) if hand[card_id] else "no"
+                # Melded cards come from the hand: OPEN R22, ATTACH R23 (which also forbids
+                # taking cards back from the table or moving them between melds).
                 return self._illegal(
                     action,
                     f"seat {seat} holds {have} {CARDS[card_id]}, the action names {k}",
-                    "R22",
+                    "R22" if action.verb == OPEN else "R23",
                 )
         line = self.line_of[seat]
         line_melds = self.melds[line]
