@@ -119,7 +119,7 @@ def test_E40_emptying_the_hand_by_melding_takes_the_pozzetto_in_diretta() -> Non
     assert pozzetto_events(events) == [PozzettoTaken(0, 0, 1, True, p1)]
     assert s.hand(0) == sorted(p1)
     assert s.hand_size(0) == 11
-    assert s.taken == [True, False]
+    assert s.taken == (True, False)
     assert s.unplayed[0] is None  # in diretta: played at once
     # The turn continues: same player, still in PLAY, no new ACQUIRE (R19).
     assert not s.is_over
@@ -149,7 +149,7 @@ def test_E41_emptying_discard_may_be_a_wild_and_ends_the_turn() -> None:
     assert s.discard_pile == (Card.parse("QD"), Card.parse("JK"))
     assert s.hand(0) == sorted(p1)
     assert s.unplayed[0] == p1
-    assert s.taken == [True, False]
+    assert s.taken == (True, False)
     # The turn ended.
     assert s.current == 1
     assert s.phase == Phase.ACQUIRE
@@ -205,12 +205,12 @@ def test_E42_opponent_closes_before_the_pozzetto_is_played(policy: str) -> None:
 def test_E43_second_line_to_empty_its_hand_takes_P2() -> None:
     """E43: B took P1 earlier; A now empties his hand -> A receives P2, not P1 (R12, R45)."""
     s = position(["5H 6H 7H", "3D 4D 9S"], taken={1: 1})
-    assert s.pozzetto_number == [2]
+    assert s.pozzetto_number == (2,)
     p2 = s.pozzetti[0]
     events = play(s, "0 open 5H 6H 7H")
     assert pozzetto_events(events) == [PozzettoTaken(0, 0, 2, True, p2)]
     assert s.hand(0) == sorted(p2)
-    assert s.pozzetti == []
+    assert s.pozzetti == ()
     # Had nobody taken one, the same move would give P1.
     fresh = position(["5H 6H 7H", "3D 4D 9S"])
     events = play(fresh, "0 open 5H 6H 7H")

@@ -35,7 +35,10 @@ def add_bot_options(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument(
         "--bots",
         default=default,
-        help=f"comma-separated bot levels, one per seat or one for all ({', '.join(BOT_LEVELS)})",
+        help=(
+            f"comma-separated bot levels, one per seat, repeated in seat order if fewer"
+            f" ({', '.join(BOT_LEVELS)})"
+        ),
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
 
@@ -71,8 +74,9 @@ def _parse_value(text: str) -> Any:
 
 def bots_from_args(args: argparse.Namespace, players: int, seed: int) -> list[Bot]:
     levels = [level.strip() for level in args.bots.split(",") if level.strip()]
-    if len(levels) == 1:
-        levels *= players
-    if len(levels) != players:
+    if not levels or len(levels) > players:
         raise ValueError(f"--bots names {len(levels)} bots for {players} seats")
+    # Fewer levels than seats repeat in seat order: "greedy,random" at 4 players puts the
+    # greedy bots in line 0 and the random ones in line 1.
+    levels = [levels[seat % len(levels)] for seat in range(players)]
     return [make_bot(level, seed * 101 + seat) for seat, level in enumerate(levels)]

@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     names = [f"{NAMES[i]} ({bot.name})" for i, bot in enumerate(bots)]
     delay = args.delay if args.delay is not None else (0.02 if sys.stdout.isatty() else 0.0)
     game = Game(rules, names, rng=rng, meta={"event": "burraco play", "seed": args.seed})
+    if args.record:
+        write_record(game.record())  # a ruleset the record cannot hold fails now, not at the end
     goal = (
         f"to {rules.target_score} points"
         if rules.target_score is not None
@@ -95,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
             f"Match Points: {rs.mp[0]:+d} / {rs.mp[1]:+d}   Victory Points: {rs.vp[0]} - {rs.vp[1]}"
         )
     if args.record:
+        text = write_record(game.record())
         with open(args.record, "w", encoding="utf-8") as handle:
-            handle.write(write_record(game.record()))
+            handle.write(text)
         print(f"Record written to {args.record} (replay it with: burraco replay {args.record})")
     return 0
 

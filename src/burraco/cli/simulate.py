@@ -89,10 +89,12 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.matches and rules.target_score is None and rules.smazzate is None:
         rules = rules.replace(smazzate=3)
+    names = tuple(f"Seat {i}" for i in range(rules.players))
     if args.records:
+        # A ruleset that a record cannot hold fails now, not after the first game.
+        write_record(Record(rules.name, names, options=options_of(rules)))
         os.makedirs(args.records, exist_ok=True)
     stats = Stats()
-    names = tuple(f"Seat {i}" for i in range(rules.players))
     unit = "matches" if args.matches else "smazzate"
     start = time.perf_counter()
     with Progress(args.games, unit, force=args.progress) as bar:

@@ -96,7 +96,8 @@ def _high_ace_twin(mask: int, wilds: int) -> bool:
 def _run_cards(suit: int, mask: int) -> tuple[Card, ...]:
     """The natural cards of a run mask, sorted by card value."""
     base = suit * 13
-    out = {CARDS[base + (0 if p == 14 else p - 1)] for p in range(1, 15) if mask >> p & 1}
+    # A mask with both ace positions (Reale's A..K..A) names the ace twice: two cards.
+    out = [CARDS[base + (0 if p == 14 else p - 1)] for p in range(1, 15) if mask >> p & 1]
     return tuple(sorted(out))
 
 
@@ -302,9 +303,11 @@ def meld_actions(state: Smazzata) -> list[Action]:
             if meld.kind == SET:
                 r = meld.rank - 1
                 # The rank's cards, one bit per suit held once (and per suit held twice).
-                key = (present >> r & _RANK_ACROSS_SUITS) | (
-                    double >> r & _RANK_ACROSS_SUITS
-                ) << 1 | wcode << 41
+                key = (
+                    (present >> r & _RANK_ACROSS_SUITS)
+                    | (double >> r & _RANK_ACROSS_SUITS) << 1
+                    | wcode << 41
+                )
                 group = memo.get(key)
                 if group is None:
                     group = memo[key] = _set_attach_group(state.hands[seat], meld, wcode)
@@ -362,9 +365,7 @@ def _run_attach_group(meld: Meld, mask: int, doubles: int, wcode: int, two_aces:
         # (a same-suit two as the wild may fill position 2 itself, R42)
         convert = 4 if old is not None and old == 13 * suit + 1 else 0
         positions &= _reachable(meld.mask | convert, positions)
-    key = (
-        (((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces
-    ) << 3 | 3
+    key = ((((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces) << 3 | 3
     group = _GROUPS.get(key)
     if group is None:
         group = _GROUPS[key] = _group(_run_attaches(meld, positions, doubles, wcode, two_aces))

@@ -92,21 +92,25 @@ def build_position(
         size = len(pool) if stock_size is None else stock_size
         stock_cards = pool[:size]
         pool = pool[size:]
-    state.pozzetti = pozzetti
-    state.pozzetto_number = [i + 1 for i in untaken]
+    state.pozzetti = tuple(pozzetti)
+    state.pozzetto_number = tuple(i + 1 for i in untaken)
     state.stock = list(reversed(stock_cards))
     state.pile = pile_cards
     state.removed = tuple(pool)
+    for line, lst in meld_lists.items():
+        state.melds[line] = tuple(lst)
+    state.set_mask = tuple(
+        sum(1 << (rank - 1) for rank in {m.rank for m in line if m.is_set}) for line in state.melds
+    )
     for line, seat in taken.items():
-        state.taken[line] = True
+        state.taken = tuple(t or i == line for i, t in enumerate(state.taken))
         if state.solo_mode:
             state._form_pair(seat)
-    for line, lst in meld_lists.items():
-        state.melds[line] = lst
-        state.set_mask[line] = sum(1 << (m.rank - 1) for m in lst if m.is_set)
     state.seq = seq
+    unplayed_cards = list(state.unplayed)
     for seat, text in (unplayed or {}).items():
-        state.unplayed[seat] = tuple(parse_cards(text))
+        unplayed_cards[seat] = tuple(parse_cards(text))
+    state.unplayed = tuple(unplayed_cards)
     state.current = current
     state.phase = phase
     if phase == Phase.PLAY:

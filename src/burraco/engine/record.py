@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from .actions import Action
 from .cards import Card
-from .deal import Deal, check_cards, check_deck
+from .deal import Deal, check_deck, check_explicit_deal
 from .errors import IllegalActionError, NotationError, RecordError, RulesError
 from .match import Match
 from .rules import PRESETS, Rules, coerce_option, find_rules, option_to_toml
@@ -90,7 +90,7 @@ def read_record(text: str) -> Record:
     rules_name = data["rules"]
     if not isinstance(rules_name, str) or rules_name not in PRESETS:
         known = ", ".join(PRESETS)
-        raise RecordError(f"unknown ruleset preset {rules_name!r} (known: {known})")
+        raise RecordError(f"unknown ruleset preset {rules_name!r} (known: {known})", where="rules")
     players = data["players"]
     if (
         not isinstance(players, list)
@@ -115,7 +115,8 @@ def read_record(text: str) -> Record:
     try:
         rules = find_rules(rules_name, players=len(players), **options)
     except RulesError as error:
-        raise RecordError(str(error)) from None
+        # The presets are valid, so a bad ruleset comes from [options].
+        raise RecordError(str(error), where="[options]") from None
     hands_raw = data.get("hands", [])
     if not isinstance(hands_raw, list):
         raise RecordError("hands must be an array of tables ([[hands]])")
@@ -159,18 +160,18 @@ def _read_hand(number: int, raw: Any, rules: Rules) -> HandRecord:
                 f"missing 'deck' (or the explicit deal's {', '.join(repr(m) for m in missing)})",
                 where=where,
             )
-        hands_dealt = _card_lists(raw["hands_dealt"], f"{where}, hands_dealt")
-        pozzetti = _card_lists(raw["pozzetti"], f"{where}, pozzetti")
+        hands_dealt = _card_lists(raw["hands_dealt"], f"{where}, hands_dealt", "seat", 0)
+        pozzetti = _card_lists(raw["pozzetti"], f"{where}, pozzetti", "pozzetto", 1)
         deal = Deal(
             hands=hands_dealt,
             pozzetti=pozzetti,
             discard=tuple(_cards(raw["discard"], f"{where}, discard")),
             stock=tuple(_cards(raw["stock"], f"{where}, stock")),
         )
-        # The layout depends on the 3-player phase, known only while replaying; check the cards
-        # here and the layout when the hand is dealt.
+        # The layout of a 3-player deal depends on the phase of the match (3.5), known only while
+        # replaying: accept either layout here; the hand is checked again when it is dealt.
         try:
-            _check_cards_only(deal, rules)
+            _check_layout(deal, rules)
         except RecordError as error:
             raise RecordError(error.message, where=where) from None
     actions_raw = raw.get("actions", [])
@@ -183,9 +184,9 @@ def _read_hand(number: int, raw: Any, rules: Rules) -> HandRecord:
         try:
             actions.append(Action.parse(text))
         except NotationError as error:
-            raise RecordError(
-                f"malformed: {error}", where=f"{where}, action {i} {json.dumps(text)}"
-            ) from None
+            # The where names the action already; do not quote it a second time.
+            message = str(error).removeprefix(f'"{text}": ')
+            raise RecordError(message, where=f"{where}, action {i} {json.dumps(text)}") from None
     result = raw.get("result")
     if result is not None:
         sides = 3 if rules.players == 3 else 2
@@ -222,16 +223,22 @@ def _cards(value: Any, where: str) -> list[Card]:
     return out
 
 
-def _card_lists(value: Any, where: str) -> tuple[tuple[Card, ...], ...]:
+def _card_lists(value: Any, where: str, item: str, start: int) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list):
         raise RecordError("expected a list of card lists", where=where)
-    return tuple(tuple(_cards(v, f"{where} {i + 1}")) for i, v in enumerate(value))
+    return tuple(tuple(_cards(v, f"{where}, {item} {i}")) for i, v in enumerate(value, start=start))
 
 
-def _check_cards_only(deal: Deal, rules: Rules) -> None:
-    if len(deal.hands) != rules.players:
-        raise RecordError(f"hands_dealt has {len(deal.hands)} hands for {rules.players} players")
-    check_cards(deal.all_cards(), rules)
+def _check_layout(deal: Deal, rules: Rules) -> None:
+    try:
+        check_explicit_deal(deal, rules)
+    except RecordError as early:
+        if rules.players != 3:
+            raise
+        try:  # a 3-player deal after the switch to three pozzetti (3.5)
+            check_explicit_deal(deal, rules, late=True)
+        except RecordError:
+            raise early from None
 
 
 # ---------------------------------------------------------------------------------------- writing
@@ -248,7 +255,12 @@ def write_record(record: Record) -> str:
     ]
     if record.options:
         lines += ["", "[options]"]
-        lines += [f"{_key(k)} = {_value(option_to_toml(k, v))}" for k, v in record.options.items()]
+        for k, v in record.options.items():
+            if v is None:
+                raise RecordError(
+                    f"[options]: {k} cannot be unset in a record (TOML has no null value)"
+                )
+            lines.append(f"{_key(k)} = {_value(option_to_toml(k, v))}")
     if record.meta:
         lines += ["", "[meta]"]
         lines += [f"{_key(k)} = {_value(v)}" for k, v in record.meta.items()]
@@ -260,11 +272,19 @@ def write_record(record: Record) -> str:
                 lines.append(" ".join(str(c) for c in hand.deck[i : i + 18]))
             lines.append('"""')
         elif hand.deal is not None:
+            # Lists of cards, as the spec says ("one list of cards per seat").
             deal = hand.deal
-            lines.append(f"hands_dealt = {_value([_cardtext(h) for h in deal.hands])}")
-            lines.append(f"pozzetti = {_value([_cardtext(p) for p in deal.pozzetti])}")
-            lines.append(f"discard = {_value(list(_cardtext(deal.discard).split()))}")
-            lines.append(f'stock = """\n{_cardtext(deal.stock)}\n"""')
+            lines.append("hands_dealt = [")
+            lines += [f"  {_cardlist(h)}," for h in deal.hands]
+            lines.append("]")
+            lines.append("pozzetti = [")
+            lines += [f"  {_cardlist(p)}," for p in deal.pozzetti]
+            lines.append("]")
+            lines.append(f"discard = {_cardlist(deal.discard)}")
+            lines.append("stock = [")
+            for i in range(0, len(deal.stock), 18):
+                lines.append(f"  {_cardlist(deal.stock[i : i + 18])[1:-1]},")
+            lines.append("]")
         lines.append("actions = [")
         lines += [f"  {_value(str(a))}," for a in hand.actions]
         lines.append("]")
@@ -275,8 +295,8 @@ def write_record(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cardtext(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards)
+def _cardlist(cards: Sequence[Card]) -> str:
+    return "[" + ", ".join(f'"{c}"' for c in cards) + "]"
 
 
 def _key(key: str) -> str:
@@ -295,7 +315,8 @@ def _value(value: Any) -> str:
             return "inf" if value > 0 else "-inf"
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        # A JSON string is a TOML basic string, except that TOML also forbids a raw DEL.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, datetime | date | time):
         return value.isoformat()
     if isinstance(value, list | tuple):
@@ -371,19 +392,25 @@ def replay(record: Record, *, keep_states: bool = False) -> Replay:
     states: list[Smazzata] = []
     totals_override: list[int] | None = None
     error: ReplayError | None = None
+    unfinished: int | None = None
     for number, hand in enumerate(record.hands, start=1):
-        if match.is_over:
+        # A smazzata that cannot be played at all is reported at its first action (spec).
+        blocked: str | None = None
+        if unfinished is not None:
+            blocked = f"hand {unfinished} has not ended (R56-R58), so no smazzata can follow it"
+        elif totals_override is not None:
+            blocked = "the match ended by a timeout (T14)"
+        elif match.is_over:
+            blocked = (
+                f"the match was already decided after hand {number - 1} (3.6)"
+                if match.decided
+                else f"the round was already over after hand {number - 1} (R63)"
+            )
+        if blocked is not None:
             first_text = str(hand.actions[0]) if hand.actions else None
             error = ReplayError(
-                number,
-                1 if hand.actions else None,
-                first_text,
-                f"illegal: the match was already decided after hand {number - 1}"
-                + (" (3.6)" if match.target is not None else " (R63)"),
+                number, 1 if hand.actions else None, first_text, f"illegal: {blocked}"
             )
-            break
-        if totals_override is not None:
-            error = ReplayError(number, None, None, "illegal: the match ended by a timeout (T14)")
             break
         try:
             state = match.deal(deck=hand.deck, deal=hand.deal, first=hand.first)
@@ -404,7 +431,17 @@ def replay(record: Record, *, keep_states: bool = False) -> Replay:
             totals_override = list(match.totals)
             continue
         if not state.is_over:
+            if hand.result is not None:
+                error = ReplayError(
+                    number,
+                    None,
+                    None,
+                    f"result {list(hand.result)} is given, but the smazzata is unfinished"
+                    " (its actions stop before its end)",
+                )
+                break
             done.append(HandReplay(number, "unfinished", None, None, tuple(state.lines())))
+            unfinished = number
             continue
         score = state.score()
         if hand.result is not None and tuple(hand.result) != score.result:

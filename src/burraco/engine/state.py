@@ -113,16 +113,19 @@ class Smazzata:
     sizes: list[int]
     stock: list[Card]
     pile: list[Card]
-    pozzetti: list[tuple[Card, ...]]
-    pozzetto_number: list[int]
+    # Fields that change rarely are tuples, replaced (never mutated) when they change, so that a
+    # copy can share them: pozzetti, pozzetto_number, line_of, melds[line], set_mask, taken,
+    # unplayed, known[seat].
+    pozzetti: tuple[tuple[Card, ...], ...]
+    pozzetto_number: tuple[int, ...]
     removed: tuple[Card, ...]
     """Cards set aside, out of play: empty in real games; used by constructed positions."""
-    line_of: list[int]
-    melds: list[list[Meld]]
-    set_mask: list[int]
+    line_of: tuple[int, ...]
+    melds: list[tuple[Meld, ...]]
+    set_mask: tuple[int, ...]
     """Per line, bit r-1 set when the line has a set of rank r (R27)."""
-    taken: list[bool]
-    unplayed: list[tuple[Card, ...] | None]
+    taken: tuple[bool, ...]
+    unplayed: tuple[tuple[Card, ...] | None, ...]
     known: list[dict[int, int]]
     current: int
     phase: Phase
@@ -184,16 +187,16 @@ class Smazzata:
                 self._add(seat, c)
         self.stock = list(reversed(deal.stock))
         self.pile = list(deal.discard)
-        self.pozzetti = list(deal.pozzetti)
-        self.pozzetto_number = list(range(1, len(deal.pozzetti) + 1))
+        self.pozzetti = tuple(deal.pozzetti)
+        self.pozzetto_number = tuple(range(1, len(deal.pozzetti) + 1))
         self.removed = ()
         self.solo_mode = n == 3 and len(pozzetto_layout(rules, late=late)) == 2
-        self.line_of = [seat % 2 for seat in range(n)] if n == 4 else list(range(n))
+        self.line_of = tuple(seat % 2 for seat in range(n)) if n == 4 else tuple(range(n))
         lines = 2 if n == 4 else n
-        self.melds = [[] for _ in range(lines)]
-        self.set_mask = [0] * lines
-        self.taken = [False] * lines
-        self.unplayed = [None] * n
+        self.melds = [() for _ in range(lines)]
+        self.set_mask = (0,) * lines
+        self.taken = (False,) * lines
+        self.unplayed = (None,) * n
         self.known = [{} for _ in range(n)]
         self.current = first
         self.phase = Phase.ACQUIRE
@@ -223,15 +226,15 @@ class Smazzata:
         new.sizes = self.sizes[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
-        new.pozzetti = self.pozzetti[:]
-        new.pozzetto_number = self.pozzetto_number[:]
+        new.pozzetti = self.pozzetti
+        new.pozzetto_number = self.pozzetto_number
         new.removed = self.removed
-        new.line_of = self.line_of[:]
-        new.melds = [m[:] for m in self.melds]
-        new.set_mask = self.set_mask[:]
-        new.taken = self.taken[:]
-        new.unplayed = self.unplayed[:]
-        new.known = [k.copy() for k in self.known]
+        new.line_of = self.line_of
+        new.melds = self.melds[:]
+        new.set_mask = self.set_mask
+        new.taken = self.taken
+        new.unplayed = self.unplayed
+        new.known = self.known[:]
         new.current = self.current
         new.phase = self.phase
         new.acquired = self.acquired
@@ -579,10 +582,11 @@ class Smazzata:
     def _do_pickup(self, seat: int) -> tuple[Card, ...]:
         cards = tuple(self.pile)
         self.pile = []
-        known = self.known[seat]
+        known = dict(self.known[seat])  # replaced, not mutated: copies share it
         for c in cards:
             self._add(seat, c)
             known[c] = known.get(c, 0) + 1
+        self.known[seat] = known
         if len(cards) == 1:
             self.lock = cards[0]
             self.lock_in_hand = True
@@ -611,10 +615,12 @@ class Smazzata:
         self.sizes[seat] -= 1
         known = self.known[seat]
         if card in known:
+            known = dict(known)  # replaced, not mutated: copies share it
             if known[card] == 1:
                 del known[card]
             else:
                 known[card] -= 1
+            self.known[seat] = known
 
     def _do_meld(self, action: Action, meld: Meld) -> list[Event]:
         seat = action.seat
@@ -629,12 +635,16 @@ class Smazzata:
         if action.verb == OPEN:
             self.seq += 1
             meld = meld.with_seq(self.seq)
-            self.melds[line].append(meld)
+            self.melds[line] = (*self.melds[line], meld)
             if meld.kind == SET:
-                self.set_mask[line] |= 1 << (meld.rank - 1)
+                masks = list(self.set_mask)
+                masks[line] |= 1 << (meld.rank - 1)
+                self.set_mask = tuple(masks)
             events = [Opened(seat, line, len(self.melds[line]), meld)]
         else:
-            self.melds[line][action.meld - 1] = meld
+            melds = list(self.melds[line])
+            melds[action.meld - 1] = meld
+            self.melds[line] = tuple(melds)
             events = [Attached(seat, line, action.meld, action.cards, meld)]
         if self.sizes[seat] == 0:
             events.extend(self._take_pozzetto(seat, direct=True))
@@ -643,13 +653,19 @@ class Smazzata:
     def _take_pozzetto(self, seat: int, *, direct: bool) -> list[Event]:
         """R44-R48: the hand is empty and the line has no pozzetto yet: take the next one."""
         line = self.line_of[seat]
-        cards = self.pozzetti.pop(0)
-        number = self.pozzetto_number.pop(0)
-        self.taken[line] = True
+        cards = self.pozzetti[0]
+        number = self.pozzetto_number[0]
+        self.pozzetti = self.pozzetti[1:]
+        self.pozzetto_number = self.pozzetto_number[1:]
+        taken = list(self.taken)
+        taken[line] = True
+        self.taken = tuple(taken)
         for c in cards:
             self._add(seat, c)
         if not direct:
-            self.unplayed[seat] = cards
+            unplayed = list(self.unplayed)
+            unplayed[seat] = cards
+            self.unplayed = tuple(unplayed)
         events: list[Event] = [PozzettoTaken(seat, line, number, direct, cards)]
         if self.solo_mode:
             events.extend(self._form_pair(seat))
@@ -660,12 +676,16 @@ class Smazzata:
         self.solo_mode = False
         pair = sorted(s for s in range(self.n) if s != solo)
         keep, merged = pair
-        self.line_of[merged] = keep
+        line_of = list(self.line_of)
+        line_of[merged] = keep
+        self.line_of = tuple(line_of)
         combined = sorted(self.melds[keep] + self.melds[merged], key=lambda m: m.seq)
-        self.melds[keep] = combined
-        self.melds[merged] = []
-        self.set_mask[keep] |= self.set_mask[merged]
-        self.set_mask[merged] = 0
+        self.melds[keep] = tuple(combined)
+        self.melds[merged] = ()
+        masks = list(self.set_mask)
+        masks[keep] |= masks[merged]
+        masks[merged] = 0
+        self.set_mask = tuple(masks)
         return [LineFormed(keep, tuple(pair))]
 
     def _do_discard(self, seat: int, card: Card) -> list[Event]:
@@ -699,7 +719,10 @@ class Smazzata:
         self.drawn = -1
         self.turns += 1
         # R50: a pozzetto taken con scarto counts as played once its owner's next turn begins.
-        self.unplayed[nxt] = None
+        if self.unplayed[nxt] is not None:
+            unplayed = list(self.unplayed)
+            unplayed[nxt] = None
+            self.unplayed = tuple(unplayed)
         events.append(TurnStarted(nxt))
         return events
 

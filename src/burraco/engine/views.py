@@ -211,7 +211,7 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
     state.double = [0] * n
     state.sizes = [0] * n
     state.known = [dict(k) for k in view.known]
-    state.unplayed = [None] * n
+    unplayed: list[tuple[Card, ...] | None] = [None] * n
     taken_from = 0
 
     def take(k: int) -> list[Card]:
@@ -228,28 +228,31 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
             if view.hidden_own:
                 hidden = take(view.hidden_own)
                 cards += hidden
-                state.unplayed[seat] = tuple(hidden)
+                unplayed[seat] = tuple(hidden)
         else:
             known = [CARDS[c] for c, k in view.known[seat] for _ in range(k)]
             cards = known + take(view.hand_sizes[seat] - len(known))
             if view.unplayed[seat]:
                 # The unplayed pozzetto is among the seat's hidden cards; which ones is unknown,
                 # and only its size matters for scoring under either R50 policy's arithmetic.
-                state.unplayed[seat] = tuple(cards[-view.unplayed[seat] :])
+                unplayed[seat] = tuple(cards[-view.unplayed[seat] :])
         for c in cards:
             state._add(seat, c)
     state.stock = take(view.stock_size)
-    state.pozzetti = [tuple(take(size)) for size in view.pozzetti_left]
+    state.unplayed = tuple(unplayed)
+    state.pozzetti = tuple(tuple(take(size)) for size in view.pozzetti_left)
     if taken_from != len(pool):
         raise ValueError("the view is inconsistent: unseen cards left over after sampling")
     first_number = _first_untaken_number(view)
-    state.pozzetto_number = list(range(first_number, first_number + len(view.pozzetti_left)))
+    state.pozzetto_number = tuple(range(first_number, first_number + len(view.pozzetti_left)))
     state.pile = list(view.pile)
     state.removed = view.removed
-    state.line_of = list(view.line_of)
-    state.melds = [list(m) for m in view.melds]
-    state.set_mask = [sum(1 << (m.rank - 1) for m in line if m.is_set) for line in view.melds]
-    state.taken = list(view.taken)
+    state.line_of = view.line_of
+    state.melds = list(view.melds)
+    state.set_mask = tuple(
+        sum(1 << (rank - 1) for rank in {m.rank for m in line if m.is_set}) for line in view.melds
+    )
+    state.taken = view.taken
     state.current = view.current
     state.phase = view.phase
     state.acquired = view.acquired
