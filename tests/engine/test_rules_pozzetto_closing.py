@@ -241,7 +241,7 @@ def test_E45_partner_of_the_pozzetto_taker_cannot_meld_out() -> None:
     play(s, "2 open 4C 5C 6C")
     events = play(s, "2 discard 7C")
     assert events[-1] == SmazzataEnded("closing", 2)
-    assert s.pozzetti != []  # NS never got a second pozzetto (R43)
+    assert s.pozzetti != ()  # NS never got a second pozzetto (R43)
 
 
 def test_E46_partner_closes_before_the_pozzetto_taker_plays_it() -> None:

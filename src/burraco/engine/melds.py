@@ -13,10 +13,13 @@ Every check returns either a result or a ``MeldError`` naming the rule that fail
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .cards import CARDS, JOKER_ID, RANK_NAMES, SUITS, Card
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 RUN: Final = 0
 SET: Final = 1
@@ -76,7 +79,7 @@ class Meld:
     accepts_wild: bool
     """Whether a wild from the hand could ever join: no wild yet, or a same-suit two as the wild
     that may turn natural at position 2 and make room (E20)."""
-    attach_memo: dict[int, tuple[tuple[tuple[Card, ...], ...], int]]
+    attach_memo: dict[int, tuple[tuple[Action, ...], int]]
     """Memo of the move generator: hand signature -> candidate attaches (see movegen.py)."""
     extend_memo: dict[tuple[int, tuple[Card, ...]], Meld | MeldError]
     """Memo of ``check_extend`` for this meld (a meld is immutable, so results never change)."""
@@ -103,15 +106,19 @@ class Meld:
         self.extend_memo = {}
         wild_code = 53 if wild is None else int(wild)
         if kind == RUN:
-            low = (mask & -mask).bit_length() - 1
-            high = mask.bit_length() - 1
+            # A same-suit two standing as the wild may turn natural at position 2 (E20), so
+            # cards within two of position 2 can attach too.
+            convertible = wild is not None and wild == suit * 13 + 1 and not mask & 4
+            extent = mask | 4 if convertible else mask
+            low = (extent & -extent).bit_length() - 1
+            high = extent.bit_length() - 1
             reach = _span(max(1, low - 2), min(14, high + 2)) & ~mask
             self.reach = reach
             self.ident = ((suit << 15 | mask) << 6 | wild_code) << 1
             # positions -> card bits of this suit (position 14 is the ace, like position 1)
             ranks = (reach >> 1) & 0x1FFF | (reach >> 14) & 1
             self.interest = ranks << (13 * suit)
-            self.accepts_wild = wild is None or (wild == suit * 13 + 1 and not mask & 4)
+            self.accepts_wild = wild is None or convertible
         else:
             self.reach = 0
             self.ident = (rank << 6 | wild_code) << 1 | 1

@@ -16,6 +16,7 @@ enumeration through ``_check`` on many random positions.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, Final
@@ -132,28 +133,21 @@ def _with_wild(cards: tuple[Card, ...], wild: int) -> tuple[Card, ...]:
 # tuples of every candidate OPEN or ATTACH, with the largest number of cards among them. The key
 # is an int packing exactly what the group depends on, so that it recurs from one decision (and
 # one game) to the next; legality against the rest of the state is checked after the lookup.
-Group = tuple[tuple[tuple[Card, ...], ...], int]
+Group = tuple[tuple[Action, ...], int]
 _GROUPS: dict[int, Group] = {}
 _GROUPS_LIMIT: Final = 500_000
 _DISCARDS: dict[int, tuple[Action, ...]] = {}
 
 
-def _group(card_groups: list[tuple[Card, ...]] | set[tuple[Card, ...]]) -> Group:
+def _group(
+    card_groups: Sequence[tuple[Card, ...]] | set[tuple[Card, ...]], seat: int, verb: int, meld: int
+) -> Group:
+    """The actions of a group of candidate card tuples, and the most cards one of them uses."""
     if len(_GROUPS) >= _GROUPS_LIMIT:
         _GROUPS.clear()
-    ordered = tuple(sorted(card_groups)) if isinstance(card_groups, set) else tuple(card_groups)
-    return ordered, max((len(c) for c in ordered), default=0)
-
-
-def _wild_code(present: int) -> int:
-    """The kinds of wild held, packed in 5 bits: 2C, 2D, 2H, 2S, JK."""
-    return (
-        (present >> 1 & 1)
-        | (present >> 13 & 2)
-        | (present >> 25 & 4)
-        | (present >> 37 & 8)
-        | (present >> 48 & 16)
-    )
+    ordered = sorted(card_groups) if isinstance(card_groups, set) else card_groups
+    actions = tuple(_new_action(Action, (seat, verb, cards, meld)) for cards in ordered)
+    return actions, max((len(c) for c in ordered), default=0)
 
 
 # Bits of ``present`` where a suit's rank r starts three consecutive ranks (r <= J) or two near
@@ -229,14 +223,19 @@ def meld_actions(state: Smazzata) -> list[Action]:
     line_melds = state.melds[line]
     present = state.present[seat]
     double = state.double[seat]
-    wcode = _wild_code(present)
+    wcode = (
+        (present >> 1 & 1)
+        | (present >> 13 & 2)
+        | (present >> 25 & 4)
+        | (present >> 37 & 8)
+        | (present >> 48 & 16)
+    )
     two_aces = rules.max_natural_aces_per_run == 2
     groups = _GROUPS
     out: list[Action] = []
-    append = out.append
     # Groups whose actions all leave two cards or more need no further check (R53) without a lock.
     limit = size - 2 if lock < 0 else -1
-    slow: list[tuple[int, tuple[Card, ...], int]] = []
+    slow: list[Action] = []
 
     # -- open runs: only suits with three consecutive ranks, or two near ones and a wild --
     if wcode:
@@ -252,15 +251,17 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 continue
             mask = present >> shift & 0x1FFF
             doubles = double >> shift & 3
-            key = (((mask << 2 | doubles) << 5 | wcode) << 2 | suit) << 3 | two_aces << 2
+            key = (
+                (((mask << 2 | doubles) << 5 | wcode) << 2 | suit) << 5 | seat << 3 | two_aces << 2
+            )
             group = groups.get(key)
             if group is None:
-                group = groups[key] = _group(_open_runs(suit, mask, doubles, wcode, two_aces))
+                cards = _open_runs(suit, mask, doubles, wcode, two_aces)
+                group = groups[key] = _group(cards, seat, OPEN, 0)
             if group[1] <= limit:
-                for cards in group[0]:
-                    append(_new_action(Action, (seat, OPEN, cards, 0)))
+                out += group[0]
             else:
-                slow.extend((OPEN, cards, 0) for cards in group[0])
+                slow += group[0]
 
     # -- open sets (R26, R27) --
     if rules.set_ranks:
@@ -282,15 +283,14 @@ def meld_actions(state: Smazzata) -> list[Action]:
             ranks ^= low
             r = low.bit_length() - 1
             counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
-            key = ((r << 8 | counts) << 5 | wcode) << 3 | 1
+            key = (((r << 8 | counts) << 5 | wcode) << 2 | seat) << 3 | 1
             group = groups.get(key)
             if group is None:
-                group = groups[key] = _group(_open_sets(r + 1, counts, wcode))
+                group = groups[key] = _group(_open_sets(r + 1, counts, wcode), seat, OPEN, 0)
             if group[1] <= limit:
-                for cards in group[0]:
-                    append(_new_action(Action, (seat, OPEN, cards, 0)))
+                out += group[0]
             else:
-                slow.extend((OPEN, cards, 0) for cards in group[0])
+                slow += group[0]
 
     # -- attach (R23) --
     if line_melds:
@@ -306,26 +306,33 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 key = (
                     (present >> r & _RANK_ACROSS_SUITS)
                     | (double >> r & _RANK_ACROSS_SUITS) << 1
-                    | wcode << 41
+                    | (wcode << 2 | seat) << 41
+                    | index << 48
                 )
                 group = memo.get(key)
                 if group is None:
-                    group = memo[key] = _set_attach_group(state.hands[seat], meld, wcode)
+                    found = _set_attach_cards(state.hands[seat], meld, wcode)
+                    group = memo[key] = _group(found, seat, ATTACH, index)
             else:
                 shift = 13 * meld.suit
-                key = (present >> shift & 0x1FFF) | (double >> shift & 3) << 13 | wcode << 15
+                key = (
+                    (present >> shift & 0x1FFF)
+                    | (double >> shift & 3) << 13
+                    | (wcode << 2 | seat) << 15
+                    | index << 22
+                )
                 group = memo.get(key)
                 if group is None:
-                    group = memo[key] = _run_attach_group(
+                    found = _run_attach_cards(
                         meld, present >> shift & 0x1FFF, double >> shift & 3, wcode, two_aces
                     )
+                    group = memo[key] = _group(found, seat, ATTACH, index)
             if not group[1]:
                 continue
             if group[1] <= limit:
-                for cards in group[0]:
-                    append(_new_action(Action, (seat, ATTACH, cards, index)))
+                out += group[0]
             else:
-                slow.extend((ATTACH, cards, index) for cards in group[0])
+                slow += group[0]
 
     if slow:
         _filter(state, slow, size, lock, out)
@@ -333,24 +340,35 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
 
 _RANK_ACROSS_SUITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
-_NO_GROUP: Final[Group] = ((), 0)
+CardGroups = tuple[tuple[Card, ...], ...]
+_CARD_GROUPS: dict[int, CardGroups] = {}
+"""Memo of candidate attaches as card tuples, shared by all melds of the same shape."""
 
 
-def _set_attach_group(hand: list[int], meld: Meld, wcode: int) -> Group:
+def _card_groups(key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]) -> CardGroups:
+    if len(_CARD_GROUPS) >= _GROUPS_LIMIT:
+        _CARD_GROUPS.clear()
+    groups = _CARD_GROUPS[key] = tuple(sorted(build) if isinstance(build, set) else build)
+    return groups
+
+
+def _set_attach_cards(hand: list[int], meld: Meld, wcode: int) -> CardGroups:
     """Candidate attaches to a set (R26): any of the rank's cards, and a wild if it has none."""
     r = meld.rank - 1
     counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
     can_wild = meld.wild is None
     if not counts and not (can_wild and wcode):
-        return _NO_GROUP
-    key = ((meld.ident << 8 | counts) << 5 | wcode) << 3 | 2
-    group = _GROUPS.get(key)
-    if group is None:
-        group = _GROUPS[key] = _group(_set_attaches(meld.rank, counts, can_wild, wcode))
-    return group
+        return ()
+    key = ((meld.ident << 8 | counts) << 5 | wcode) << 1
+    found = _CARD_GROUPS.get(key)
+    if found is None:
+        found = _card_groups(key, _set_attaches(meld.rank, counts, can_wild, wcode))
+    return found
 
 
-def _run_attach_group(meld: Meld, mask: int, doubles: int, wcode: int, two_aces: bool) -> Group:
+def _run_attach_cards(
+    meld: Meld, mask: int, doubles: int, wcode: int, two_aces: bool
+) -> CardGroups:
     """Candidate attaches to a run, shared between games through the hand cards that matter."""
     suit = meld.suit
     positions = (mask << 1 | (mask & 1) << 14) & ~meld.mask
@@ -359,17 +377,17 @@ def _run_attach_group(meld: Meld, mask: int, doubles: int, wcode: int, two_aces:
         # No natural can attach; a wild alone can, if the run has no wild left (its own wild
         # may be a same-suit two that becomes natural at position 2, E20).
         if not wcode or (old is not None and (old != 13 * suit + 1 or meld.mask & 4)):
-            return _NO_GROUP
+            return ()
         positions = 0
     else:
         # (a same-suit two as the wild may fill position 2 itself, R42)
         convert = 4 if old is not None and old == 13 * suit + 1 else 0
         positions &= _reachable(meld.mask | convert, positions)
-    key = ((((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces) << 3 | 3
-    group = _GROUPS.get(key)
-    if group is None:
-        group = _GROUPS[key] = _group(_run_attaches(meld, positions, doubles, wcode, two_aces))
-    return group
+    key = ((((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces) << 1 | 1
+    found = _CARD_GROUPS.get(key)
+    if found is None:
+        found = _card_groups(key, _run_attaches(meld, positions, doubles, wcode, two_aces))
+    return found
 
 
 def _reachable(fixed: int, positions: int) -> int:
@@ -393,19 +411,14 @@ def _reachable(fixed: int, positions: int) -> int:
 
 
 def _filter(
-    state: Smazzata,
-    candidates: list[tuple[int, tuple[Card, ...], int]],
-    size: int,
-    lock: int,
-    out: list[Action],
+    state: Smazzata, candidates: list[Action], size: int, lock: int, out: list[Action]
 ) -> None:
     """Keep the actions after which the turn can still end (R53), deciding hard cases by _check."""
     seat = state.current
     hand = state.hands[seat]
     taken = state.taken[state.line_of[seat]]
-    for verb, cards, meld in candidates:
-        action = _new_action(Action, (seat, verb, cards, meld))
-        left = size - len(cards)
+    for action in candidates:
+        left = size - len(action.cards)
         if left >= 2 and (lock < 0 or left > hand[lock]):
             out.append(action)
         elif left == 0:

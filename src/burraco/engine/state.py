@@ -17,7 +17,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from . import movegen
-from .actions import DISCARD, DRAW, OPEN, PICKUP, Action, Verb
+from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action, Verb
 from .cards import CARDS, JOKER_ID, NUM_TYPES, Card, cards_of_counts, format_cards
 from .deal import Deal, check_explicit_deal, deal_from_deck, pozzetto_layout, shuffled_deck
 from .errors import IllegalActionError
@@ -50,6 +50,7 @@ class Phase(IntEnum):
     """The smazzata has ended (closing, stock or stall)."""
 
 
+_ACQUIRE, _PLAY, _OVER = Phase.ACQUIRE, Phase.PLAY, Phase.OVER  # fast global lookups
 _END_RULES = {"closing": "R56", "stock": "R57", "stall": "R58"}
 
 
@@ -75,6 +76,7 @@ class Smazzata:
         "first",
         "hands",
         "known",
+        "last_legal",
         "late",
         "line_of",
         "lock",
@@ -140,6 +142,9 @@ class Smazzata:
     solo_mode: bool
     end_reason: str | None
     closed_by: int | None
+    last_legal: tuple[Action, ...] | None
+    """The actions ``legal_actions`` listed for the state as it is now (None after any change):
+    ``apply`` trusts them without checking them again, as they came from the same rules."""
 
     # ------------------------------------------------------------------------------ creation
 
@@ -199,7 +204,7 @@ class Smazzata:
         self.unplayed = (None,) * n
         self.known = [{} for _ in range(n)]
         self.current = first
-        self.phase = Phase.ACQUIRE
+        self.phase = _ACQUIRE
         self.acquired = -1
         self.lock = -1
         self.lock_in_hand = False
@@ -210,6 +215,7 @@ class Smazzata:
         self.turns = 0
         self.end_reason = None
         self.closed_by = None
+        self.last_legal = None
         return self
 
     def copy(self) -> Smazzata:
@@ -248,6 +254,7 @@ class Smazzata:
         new.solo_mode = self.solo_mode
         new.end_reason = self.end_reason
         new.closed_by = self.closed_by
+        new.last_legal = self.last_legal
         return new
 
     __copy__ = copy
@@ -260,12 +267,12 @@ class Smazzata:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     @property
     def current_player(self) -> int | None:
         """The seat to act, or None when the smazzata is over (OpenSpiel's name)."""
-        return None if self.phase == Phase.OVER else self.current
+        return None if self.phase == _OVER else self.current
 
     def hand(self, seat: int) -> list[Card]:
         return cards_of_counts(self.hands[seat])
@@ -306,7 +313,9 @@ class Smazzata:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now (empty once the smazzata is over)."""
-        return movegen.legal_actions(self)
+        actions = movegen.legal_actions(self)
+        self.last_legal = tuple(actions)
+        return actions
 
     def verify(self, action: Action) -> None:
         """Raise IllegalActionError (quoting the action and citing the rule) unless legal."""
@@ -324,7 +333,7 @@ class Smazzata:
         """The single source of legality: (error, None) or (None, resulting meld or None)."""
         seat = action.seat
         verb = action.verb
-        if self.phase == Phase.OVER:
+        if self.phase == _OVER:
             reason = self.end_reason or "closing"
             return self._illegal(
                 action, f"the smazzata is over (it ended by {reason})", _END_RULES[reason]
@@ -337,7 +346,7 @@ class Smazzata:
             return self._illegal(
                 action, f"it is seat {self.current}'s turn, not seat {seat}'s", "R5"
             )
-        if self.phase == Phase.ACQUIRE:
+        if self.phase == _ACQUIRE:
             if verb == DRAW:
                 if len(self.stock) == 0:
                     return self._illegal(action, "the stock is empty", "R57")
@@ -380,6 +389,7 @@ class Smazzata:
 
     def _pickup_allows_meld(self, seat: int) -> bool:
         trial = self.copy()
+        trial.last_legal = None
         trial._do_pickup(seat)
         melds = movegen.meld_actions(trial)
         if len(self.pile) == 1:
@@ -559,9 +569,15 @@ class Smazzata:
 
         An illegal action raises IllegalActionError and leaves the state unchanged.
         """
-        error, meld = self._check(action)
-        if error is not None:
-            raise error
+        listed = self.last_legal
+        self.last_legal = None
+        if listed is not None and action in listed:
+            # Listed by legal_actions() for this very state: legal, only the meld is needed.
+            meld = self._meld_of(action) if action.verb in (OPEN, ATTACH) else None
+        else:
+            error, meld = self._check(action)
+            if error is not None:
+                raise error
         verb = action.verb
         seat = action.seat
         if verb == DRAW:
@@ -569,7 +585,7 @@ class Smazzata:
             self._add(seat, card)
             self.drawn = card
             self.acquired = DRAW
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             return [Drew(seat, card)]
         if verb == PICKUP:
             cards = self._do_pickup(seat)
@@ -578,6 +594,16 @@ class Smazzata:
             return self._do_discard(seat, action.cards[0])
         assert meld is not None
         return self._do_meld(action, meld)
+
+    def _meld_of(self, action: Action) -> Meld:
+        """The meld a legal OPEN or ATTACH makes (memoised in melds.py)."""
+        if action.verb == OPEN:
+            result = check_open(action.cards, self.rules)
+        else:
+            line = self.line_of[action.seat]
+            result = check_extend(self.melds[line][action.meld - 1], action.cards, self.rules)
+        assert isinstance(result, Meld)
+        return result
 
     def _do_pickup(self, seat: int) -> tuple[Card, ...]:
         cards = tuple(self.pile)
@@ -591,7 +617,7 @@ class Smazzata:
             self.lock = cards[0]
             self.lock_in_hand = True
         self.acquired = PICKUP
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         return cards
 
     def _add(self, seat: int, card: int) -> None:
@@ -711,7 +737,7 @@ class Smazzata:
         # Next turn (R5: clockwise).
         nxt = (seat + 1) % self.n
         self.current = nxt
-        self.phase = Phase.ACQUIRE
+        self.phase = _ACQUIRE
         self.acquired = -1
         self.lock = -1
         self.lock_in_hand = False
@@ -727,7 +753,7 @@ class Smazzata:
         return events
 
     def _end(self, reason: str, closed_by: int | None) -> list[Event]:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.end_reason = reason
         self.closed_by = closed_by
         return [SmazzataEnded(reason, closed_by)]

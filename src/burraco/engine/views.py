@@ -266,6 +266,7 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
     state.solo_mode = view.solo_mode
     state.end_reason = view.end_reason
     state.closed_by = view.closed_by
+    state.last_legal = None
     state.deal = Deal(hands=(), pozzetti=(), discard=(), stock=())
     return state
 
