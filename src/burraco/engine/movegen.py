@@ -135,8 +135,11 @@ def _with_wild(cards: tuple[Card, ...], wild: int) -> tuple[Card, ...]:
 # one game) to the next; legality against the rest of the state is checked after the lookup.
 Group = tuple[tuple[Action, ...], int]
 _GROUPS: dict[int, Group] = {}
-_GROUPS_LIMIT: Final = 500_000
-_DISCARDS: dict[int, tuple[Action, ...]] = {}
+_GROUPS_LIMIT: Final = 200_000
+_DISCARD_TABLES: Final[list[list[list[tuple[Action, ...] | None]]]] = [
+    [[None] * 8192 for _suit in range(4)] for _seat in range(4)
+]
+"""Per seat and suit, indexed by the suit's rank mask: the discards of those cards."""
 
 
 def _group(
@@ -186,19 +189,18 @@ def _discards_of(seat: int, suit: int, mask: int) -> tuple[Action, ...]:
 
 def discard_actions(state: Smazzata) -> list[Action]:
     seat = state.current
-    rules = state.rules
-    if rules.pickup_requires_meld and state.acquired == PICKUP and not state.melded:
+    if state.rules.pickup_requires_meld and state.acquired == PICKUP and not state.melded:
         return []
     present = state.present[seat]
+    tables = _DISCARD_TABLES[seat]
     out: list[Action] = []
-    cache = _DISCARDS
-    for suit in range(4):
+    for suit in (0, 1, 2, 3):
         mask = present >> (13 * suit) & 0x1FFF
         if mask:
-            key = mask << 4 | suit << 2 | seat
-            group = cache.get(key)
+            table = tables[suit]
+            group = table[mask]
             if group is None:
-                group = cache[key] = _discards_of(seat, suit, mask)
+                group = table[mask] = _discards_of(seat, suit, mask)
             out += group
     if present >> JOKER_ID:
         out.append(_DISCARD[seat][JOKER_ID])

@@ -51,6 +51,7 @@ class Phase(IntEnum):
 
 
 _ACQUIRE, _PLAY, _OVER = Phase.ACQUIRE, Phase.PLAY, Phase.OVER  # fast global lookups
+_new = tuple.__new__  # builds the frequent events without a Python-level __new__
 _END_RULES = {"closing": "R56", "stock": "R57", "stall": "R58"}
 
 
@@ -586,10 +587,10 @@ class Smazzata:
             self.drawn = card
             self.acquired = DRAW
             self.phase = _PLAY
-            return [Drew(seat, card)]
+            return [_new(Drew, (seat, card))]
         if verb == PICKUP:
             cards = self._do_pickup(seat)
-            return [PickedUp(seat, cards)]
+            return [_new(PickedUp, (seat, cards))]
         if verb == DISCARD:
             return self._do_discard(seat, action.cards[0])
         assert meld is not None
@@ -717,7 +718,7 @@ class Smazzata:
     def _do_discard(self, seat: int, card: Card) -> list[Event]:
         self._remove(seat, card)
         self.pile.append(card)
-        events: list[Event] = [Discarded(seat, card)]
+        events: list[Event] = [_new(Discarded, (seat, card))]
         rules = self.rules
         if self.sizes[seat] == 0:
             line = self.line_of[seat]
@@ -749,7 +750,7 @@ class Smazzata:
             unplayed = list(self.unplayed)
             unplayed[nxt] = None
             self.unplayed = tuple(unplayed)
-        events.append(TurnStarted(nxt))
+        events.append(_new(TurnStarted, (nxt,)))
         return events
 
     def _end(self, reason: str, closed_by: int | None) -> list[Event]:
