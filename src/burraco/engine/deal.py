@@ -86,14 +86,19 @@ def check_cards(cards: list[Card], rules: Rules) -> None:
             )
 
 
-def deal_from_deck(deck: Sequence[Card], rules: Rules, first: int, *, late: bool = False) -> Deal:
-    """Deal ``deck`` (top first) as R7-R12 say, starting with seat ``first``."""
-    check_deck(deck, rules)
+def deal_from_deck(
+    deck: Sequence[Card], rules: Rules, first: int, *, late: bool = False, checked: bool = False
+) -> Deal:
+    """Deal ``deck`` (top first) as R7-R12 say, starting with seat ``first``.
+
+    ``checked``: the deck is known to be the ruleset's (a shuffle of ``standard_deck``).
+    """
+    if not checked:
+        check_deck(deck, rules)
     n = rules.players
-    hands: list[list[Card]] = [[] for _ in range(n)]
     dealt = rules.hand_size * n
-    for i in range(dealt):
-        hands[(first + i) % n].append(deck[i])
+    # Card i goes to seat first + i (mod n): seat s gets every n-th card from its offset.
+    hands = [list(deck[(s - first) % n : dealt : n]) for s in range(n)]
     top = dealt
     discard: tuple[Card, ...] = ()
     if rules.initial_discard:

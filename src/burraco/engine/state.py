@@ -169,8 +169,12 @@ class Smazzata:
         if not 0 <= first < rules.players:
             raise ValueError(f"first seat {first} is not a seat of a {rules.players}-player table")
         if deal is None:
-            order = deck if deck is not None else shuffled_deck(rules, rng)  # type: ignore[arg-type]
-            deal = deal_from_deck(order, rules, first, late=late)
+            if rng is not None:
+                shuffled = shuffled_deck(rules, rng)
+                deal = deal_from_deck(shuffled, rules, first, late=late, checked=True)
+            else:
+                assert deck is not None
+                deal = deal_from_deck(deck, rules, first, late=late)
         else:
             check_explicit_deal(deal, rules, late=late)
         return cls._from_deal(rules, deal, first, late)
