@@ -5,19 +5,25 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench lint format clean
+.PHONY: run match test bench bench-server format clean
 
 $(STAMP): pyproject.toml
 	./scripts/setup-venv
 
 run: $(STAMP)
-	$(BIN)/burraco play --players 2 --bots greedy,random --smazzate 3
+	$(BIN)/burraco serve
+
+match: $(STAMP)
+	$(BIN)/burraco play --players 2 --bots heuristic,greedy --smazzate 3
 
 test:
 	./scripts/test
 
 bench: $(STAMP)
 	./scripts/bench
+
+bench-server: $(STAMP)
+	./scripts/bench-server
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -12,11 +12,14 @@ from burraco.engine.views import SeatView
 
 class Bot(Protocol):
     """A player program. ``choose`` gets the seat's view and the engine's legal actions (never
-    empty) and returns one of them. Bots are deterministic for a given seed."""
+    empty) and returns one of them. Bots are deterministic for a given seed. ``close`` frees
+    what the bot holds (an outside program, a worker); it is called once, when it is done."""
 
     name: str
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+    def close(self) -> None: ...
 
 
 class RandomBot:
@@ -28,3 +31,6 @@ class RandomBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         return legal[int(self.rng.random() * len(legal))]
+
+    def close(self) -> None:
+        pass

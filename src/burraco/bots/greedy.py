@@ -64,6 +64,9 @@ class GreedyBot:
         self.name = name
         self.rng = random.Random(seed)
 
+    def close(self) -> None:
+        pass
+
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if legal[0].verb in (DRAW, PICKUP):
             return self._acquire(view, legal)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from burraco import __version__
 from burraco.engine.errors import BurracoError
 
-from . import play, replay, rules_cmd, simulate
+from . import arena, db, play, replay, rules_cmd, serve, simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parser(commands)
     simulate.add_parser(commands)
     rules_cmd.add_parser(commands)
+    serve.add_parser(commands)
+    arena.add_parser(commands)
+    db.add_parser(commands)
     return parser
 
 

@@ -66,7 +66,7 @@ class Action(NamedTuple):
         if len(words) < 2:
             raise NotationError(f'"{text}" is not an action (expected "SEAT VERB [ARGS]")')
         seat_text, verb_text, *args = words
-        if not seat_text.isdigit():
+        if not (seat_text.isascii() and seat_text.isdecimal()):
             raise NotationError(f'"{text}": the seat must be a number, not "{seat_text}"')
         seat = int(seat_text)
         verb = _VERBS.get(verb_text.lower())
@@ -80,7 +80,7 @@ class Action(NamedTuple):
             if args:
                 raise NotationError(f'"{text}": {verb.word} takes no arguments')
         elif verb == ATTACH:
-            if not args or not args[0].isdigit() or int(args[0]) < 1:
+            if not args or not (args[0].isascii() and args[0].isdecimal()) or int(args[0]) < 1:
                 raise NotationError(f'"{text}": attach needs a meld number (1, 2, ...) first')
             meld = int(args[0])
             args = args[1:]

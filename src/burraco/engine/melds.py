@@ -125,6 +125,13 @@ class Meld:
             self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
             self.accepts_wild = wild is None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickle the value, not the memos (they are caches, rebuilt on demand).
+        return (
+            _rebuild_meld,
+            ((self.kind, self.suit, self.rank, self.mask, self.naturals, self.wild, self.seq),),
+        )
+
     # -- shape --
 
     def __len__(self) -> int:
@@ -269,6 +276,13 @@ class Meld:
             wild=self.wild,
             seq=seq,
         )
+
+
+def _rebuild_meld(
+    fields: tuple[int, int, int, int, tuple[Card, ...], Card | None, int],
+) -> Meld:
+    kind, suit, rank, mask, naturals, wild, seq = fields
+    return Meld(kind, suit=suit, rank=rank, mask=mask, naturals=naturals, wild=wild, seq=seq)
 
 
 # ------------------------------------------------------------------------------------ bit helpers

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
 from .cards import CARDS, NUM_TYPES, Card, cards_of_counts, deck_counts
@@ -20,6 +20,9 @@ from .events import Drew, Event, PozzettoTaken
 from .melds import Meld
 from .rules import Rules
 from .state import Phase, Smazzata
+
+VIEW_SCHEMA: Final = "burraco-view/1"
+"""The ``schema`` field of ``SeatView.to_json``: bumped whenever a field changes meaning."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,8 @@ class SeatView:
     known: tuple[tuple[tuple[int, int], ...], ...]
     """Per seat: (card, count) known to be in that hand (picked up, not yet played)."""
     acquired: int
+    drawn: int
+    """The card this seat drew from the stock this turn (-1: none, or not this seat's turn)."""
     lock: int
     lock_in_hand: bool
     melded: bool
@@ -67,7 +72,8 @@ class SeatView:
 
     @property
     def line(self) -> int:
-        return self.line_of[self.seat]
+        """The view's line (-1 for a spectator)."""
+        return self.line_of[self.seat] if self.seat >= 0 else -1
 
     @property
     def is_my_turn(self) -> bool:
@@ -104,21 +110,36 @@ class SeatView:
         return counts
 
     def to_json(self) -> dict[str, Any]:
-        """The view in the protocol's JSON form (see docs/protocol.md)."""
+        """The view in the JSON form of the outside-bot protocol (docs/bot-protocol.md, where
+        every field is described). Only what this seat may see; cards as text (``7H``, ``JK``)."""
+        playing = self.phase == Phase.PLAY
         return {
+            "schema": VIEW_SCHEMA,
             "rules": self.rules.name,
             "seat": self.seat,
+            "line": self.line,
             "players": self.players,
+            "first": self.first,
             "current": self.current,
             "phase": self.phase.name.lower(),
+            "acquired": _ACQUIRED[self.acquired] if playing else None,
+            "melded": self.melded if playing else False,
+            "locked_card": str(CARDS[self.lock]) if self.lock >= 0 and self.is_my_turn else None,
+            "drawn": str(CARDS[self.drawn]) if self.drawn >= 0 else None,
             "ended": self.end_reason,
             "closed_by": self.closed_by,
             "hand": [str(c) for c in self.hand_cards()],
             "hidden_pozzetto": self.hidden_own,
             "hand_sizes": list(self.hand_sizes),
+            "known": {
+                str(s): [str(CARDS[c]) for c, k in kn for _ in range(k)]
+                for s, kn in enumerate(self.known)
+                if kn and s != self.seat
+            },
             "stock": self.stock_size,
             "discard_pile": [str(c) for c in self.pile],
             "pozzetti_left": list(self.pozzetti_left),
+            "unplayed_pozzetto": list(self.unplayed),
             "lines": [
                 {
                     "line": line,
@@ -127,36 +148,51 @@ class SeatView:
                     "melds": [
                         {
                             "number": i + 1,
+                            "kind": "run" if meld.is_run else "set",
                             "cards": [str(c) for c in meld.cards()],
                             "notation": meld.notation(),
-                            "kind": "run" if meld.is_run else "set",
+                            "wild": None if meld.wild is None else str(meld.wild),
+                            "length": len(meld),
+                            "points": meld.points(self.rules),
+                            "burraco": meld.burraco_type(self.rules),
                         }
                         for i, meld in enumerate(self.melds[line])
                     ],
                 }
                 for line in sorted(set(self.line_of))
             ],
-            "known": {
-                str(s): [str(CARDS[c]) for c, k in kn for _ in range(k)]
-                for s, kn in enumerate(self.known)
-                if kn and s != self.seat
-            },
-            "unplayed_pozzetto": list(self.unplayed),
-            "locked_card": str(CARDS[self.lock]) if self.lock >= 0 and self.is_my_turn else None,
+            "turns": self.turns,
+            "stall": self.stall,
+            "solo_mode": self.solo_mode,
+            "late": self.late,
+            "removed": [str(c) for c in self.removed],
         }
 
 
+_ACQUIRED: Final = {-1: None, 0: "draw", 1: "pickup"}
+
+
+SPECTATOR = -1
+"""The seat of a spectator's view: public information only, no hand."""
+
+
 def seat_view(state: Smazzata, seat: int) -> SeatView:
-    if not 0 <= seat < state.n:
-        raise ValueError(f"there is no seat {seat} at a {state.n}-player table")
-    hand = list(state.hands[seat])
-    hidden = 0
-    unplayed_own = state.unplayed[seat]
-    if unplayed_own is not None and not state.rules.reveal_pozzetto_immediately:
-        for c in unplayed_own:
-            hand[c] -= 1
-        hidden = len(unplayed_own)
-    own_turn = state.current == seat
+    """What ``seat`` may see; ``SPECTATOR`` (-1) gives the public view of a spectator."""
+    if seat == SPECTATOR:
+        hand = [0] * len(state.hands[0])
+        hidden = 0
+        own_turn = False
+    else:
+        if not 0 <= seat < state.n:
+            raise ValueError(f"there is no seat {seat} at a {state.n}-player table")
+        hand = list(state.hands[seat])
+        hidden = 0
+        unplayed_own = state.unplayed[seat]
+        if unplayed_own is not None and not state.rules.reveal_pozzetto_immediately:
+            for c in unplayed_own:
+                hand[c] -= 1
+            hidden = len(unplayed_own)
+        own_turn = state.current == seat
     return SeatView(
         rules=state.rules,
         seat=seat,
@@ -178,6 +214,7 @@ def seat_view(state: Smazzata, seat: int) -> SeatView:
         unplayed=tuple(0 if u is None else len(u) for u in state.unplayed),
         known=tuple(tuple(sorted(k.items())) for k in state.known),
         acquired=state.acquired,
+        drawn=state.drawn if own_turn else -1,
         lock=state.lock,
         lock_in_hand=state.lock_in_hand if own_turn else False,
         melded=state.melded,
@@ -259,7 +296,7 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
     state.lock = view.lock
     state.lock_in_hand = view.lock_in_hand
     state.melded = view.melded
-    state.drawn = -1
+    state.drawn = view.drawn
     state.stall = view.stall
     state.seq = view.seq
     state.turns = view.turns

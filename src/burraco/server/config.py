@@ -1,0 +1,46 @@
+"""Server settings (command-line options of ``burraco serve`` end up here)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("BURRACO_DATA", "data"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerConfig:
+    database_url: str | None = None
+    """SQLAlchemy URL; None: an embedded SQLite database in ``data_dir``."""
+    data_dir: Path = field(default_factory=default_data_dir)
+    secure_cookies: bool = False
+    """Send the session cookie with ``Secure`` (behind HTTPS)."""
+    disconnect_grace: float = 60.0
+    """Seconds a player may be away before a bot plays his seat."""
+    substitute_bot: str = "heuristic"
+    """The bot level that plays for an absent player."""
+    bot_delay: float = 0.8
+    """Seconds a bot waits before playing, so that people can follow."""
+    restart_grace: float = 20.0
+    """Seconds added to every clock when a table resumes after a restart (as lichess does)."""
+    lag_allowance: float = 0.5
+    """Seconds of network lag credited back per move, at most (T9 compensation is separate)."""
+    messages_per_second: float = 20.0
+    """Per connection, sustained; bursts up to three times as many."""
+    login_attempts_per_minute: float = 10.0
+    process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+    bot_workers: int = 2
+    """Worker processes for the search bots (cheap bots run in threads)."""
+    test_seed: int | None = None
+    """FOR TESTS ONLY: deal from ``random.Random(test_seed)`` instead of the CSPRNG
+    (``fairness.use_test_seed``); predictable deals, never for a real server."""
+
+    def database(self) -> str:
+        if self.database_url:
+            return self.database_url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'burraco.db').resolve()}"

@@ -1,0 +1,48 @@
+"""One client connection: who it is and a bounded outbox that a writer task drains.
+
+Tables never await a socket: they drop encoded messages in the outbox. A client too slow to keep
+up fills it and is disconnected (it can reconnect and resynchronise from a snapshot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Final
+
+from burraco.store import UserInfo
+
+OUTBOX_LIMIT: Final = 1000
+_ids = itertools.count(1)
+
+
+class Connection:
+    def __init__(self, user: UserInfo) -> None:
+        self.id = next(_ids)
+        self.user = user
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.closed = False
+        self.tables: set[str] = set()
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        # Wake the writer so it can close the socket; make room for the sentinel if needed.
+        while True:
+            try:
+                self.outbox.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.outbox.get_nowait()
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.id} {self.user.name}>"

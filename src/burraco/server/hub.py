@@ -1,0 +1,108 @@
+"""The hub: what the whole server process shares (store, bots, settings) and its tables."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from burraco.store import Store, UserInfo
+
+from .botrunner import BotRunner
+from .config import ServerConfig
+from .connection import Connection
+from .table import TableActor, TableError
+from .tableconfig import TableConfig
+
+log = logging.getLogger("burraco.hub")
+
+
+def new_table_id() -> str:
+    """Random, URL-safe and unguessable: the id of a private table is its invitation."""
+    return secrets.token_urlsafe(9)
+
+
+class Hub:
+    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
+        self.config = config
+        self.store = store
+        self.bots = bots
+        self.tables: dict[str, TableActor] = {}
+        self.connections: set[Connection] = set()
+        self._lock = asyncio.Lock()
+
+    async def recover(self) -> int:
+        """Resume every table that was open or in play when the server stopped."""
+        infos = await self.store.tables(["open", "playing"], public_only=False)
+        for info in infos:
+            actor = TableActor(self, info)
+            self.tables[info.id] = actor
+            actor.start()
+            # Open tables too: their event numbers must go on after the stored ones. One table
+            # that cannot be rebuilt must not keep the server (and every other table) down.
+            try:
+                await actor.call("resume")
+            except Exception:
+                log.exception("table %s could not be resumed", info.id)
+        return len(infos)
+
+    async def create_table(
+        self, user: UserInfo, config: TableConfig, *, seat: int | None
+    ) -> TableActor:
+        config.validate()
+        table_id = new_table_id()
+        await self.store.create_table(
+            table_id,
+            created_by=user.id,
+            config=config.to_json(),
+            public=config.public,
+            invite_code=None,
+            players=config.players,
+        )
+        info = await self.store.table(table_id)
+        assert info is not None
+        actor = TableActor(self, info)
+        self.tables[table_id] = actor
+        actor.start()
+        if seat is not None:
+            await actor.call("sit", data={"user": user, "seat": seat})
+        return actor
+
+    async def table(self, table_id: str) -> TableActor:
+        actor = self.tables.get(table_id)
+        if actor is not None:
+            return actor
+        async with self._lock:
+            actor = self.tables.get(table_id)
+            if actor is not None:
+                return actor
+            info = await self.store.table(table_id)
+            if info is None:
+                raise TableError("no_such_table", f"there is no table {table_id!r}")
+            actor = TableActor(self, info)
+            # A table from before a restart: its events (a rematch's) are numbered after the
+            # stored ones and any unstored ones clients saw (see TableActor.RESUME_SEQ_SKIP).
+            actor.seq = await self.store.last_seq(table_id) + TableActor.RESUME_SEQ_SKIP
+            self.tables[table_id] = actor
+            actor.start()
+            return actor
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Public tables that have not finished, with their free seats."""
+        out = []
+        for actor in self.tables.values():
+            if not actor.config.public or actor.status not in ("open", "playing"):
+                continue
+            info = actor.info_json()
+            info["free_seats"] = [i for i, s in enumerate(actor.seats) if s.free]
+            out.append(info)
+        return out
+
+    async def close(self) -> None:
+        for actor in list(self.tables.values()):
+            await actor.stop()
+        for conn in list(self.connections):
+            conn.close()
+        self.bots.close()
+        await self.store.close()

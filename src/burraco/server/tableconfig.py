@@ -1,0 +1,75 @@
+"""What a table is set up to play: ruleset, players, match length, clock, visibility."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from burraco.engine import Rules, find_rules
+from burraco.engine.clock import TimeControl
+from burraco.engine.errors import RulesError
+from burraco.engine.rules import coerce_option, option_to_toml
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableConfig:
+    rules: str = "italian"
+    players: int = 2
+    target: int | None = None
+    smazzate: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    """Ruleset parameters (docs/rules.md), as they are written in a record's [options]."""
+    round_seconds: float | None = None
+    """Chess clock for the whole match (T5); None: untimed."""
+    hand_seconds: float | None = None
+    """Turn timer (T11); None: none."""
+    public: bool = True
+    between_smazzate: float = 4.0
+    """Seconds between a smazzata's end and the next deal (the clocks are stopped, T7)."""
+
+    def ruleset(self) -> Rules:
+        overrides = {k: coerce_option(k, v) for k, v in self.options.items()}
+        overrides["players"] = self.players
+        if self.target is not None:
+            overrides["target_score"] = self.target
+        if self.smazzate is not None:
+            overrides["smazzate"] = self.smazzate
+        if self.round_seconds is not None:
+            overrides.setdefault("stall_limit", 0)  # timed tables need no stall rule (R58)
+        rules = find_rules(self.rules, **overrides)
+        if rules.target_score is None and rules.smazzate is None:
+            raise RulesError("a table needs a target score or a number of smazzate")
+        return rules
+
+    def time_control(self) -> TimeControl | None:
+        if self.round_seconds is None:
+            return None
+        return TimeControl(round_seconds=self.round_seconds, hand_seconds=self.hand_seconds)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["options"] = {
+            k: option_to_toml(k, coerce_option(k, v)) for k, v in self.options.items()
+        }
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableConfig:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def validate(self) -> Rules:
+        """The ruleset, or RulesError saying what is wrong with the settings."""
+        if self.players not in (2, 3, 4):
+            raise RulesError("a table has 2, 3 or 4 players")
+        if self.hand_seconds is not None and self.round_seconds is None:
+            raise RulesError("a turn timer needs a chess clock (round_seconds)")
+        if self.round_seconds is not None and not 60 <= self.round_seconds <= 6 * 3600:
+            raise RulesError("round_seconds must be between 60 and 21600")
+        if self.hand_seconds is not None and not 5 <= self.hand_seconds <= 600:
+            raise RulesError("hand_seconds must be between 5 and 600")
+        if not 0 <= self.between_smazzate <= 60:
+            raise RulesError("between_smazzate must be between 0 and 60 seconds")
+        rules = self.ruleset()
+        self.time_control()
+        return rules

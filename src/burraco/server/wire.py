@@ -1,0 +1,92 @@
+"""Engine values as JSON for the wire: events (redacted per seat), melds, score sheets, clocks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from burraco.engine.events import (
+    Attached,
+    Discarded,
+    Drew,
+    Event,
+    LineFormed,
+    Opened,
+    PickedUp,
+    PozzettoTaken,
+    SmazzataEnded,
+    TurnStarted,
+)
+from burraco.engine.melds import Meld
+from burraco.engine.rules import Rules
+from burraco.engine.scoring import SmazzataScore
+from burraco.engine.views import visible_to
+
+
+def meld_json(number: int, meld: Meld) -> dict[str, Any]:
+    return {
+        "number": number,
+        "kind": "run" if meld.is_run else "set",
+        "cards": [str(c) for c in meld.cards()],
+        "notation": meld.notation(),
+    }
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """One engine event (already redacted for its audience)."""
+    if isinstance(event, Drew):
+        return {"e": "drew", "seat": event.seat, "card": _card(event.card)}
+    if isinstance(event, PickedUp):
+        return {"e": "picked_up", "seat": event.seat, "cards": [str(c) for c in event.cards]}
+    if isinstance(event, Opened):
+        return {
+            "e": "opened",
+            "seat": event.seat,
+            "line": event.line,
+            "meld": meld_json(event.number, event.meld),
+        }
+    if isinstance(event, Attached):
+        return {
+            "e": "attached",
+            "seat": event.seat,
+            "line": event.line,
+            "cards": [str(c) for c in event.cards],
+            "meld": meld_json(event.number, event.meld),
+        }
+    if isinstance(event, Discarded):
+        return {"e": "discarded", "seat": event.seat, "card": str(event.card)}
+    if isinstance(event, PozzettoTaken):
+        return {
+            "e": "pozzetto",
+            "seat": event.seat,
+            "line": event.line,
+            "number": event.number,
+            "direct": event.direct,
+            "cards": None if event.cards is None else [str(c) for c in event.cards],
+        }
+    if isinstance(event, LineFormed):
+        return {"e": "line_formed", "line": event.line, "seats": list(event.seats)}
+    if isinstance(event, TurnStarted):
+        return {"e": "turn", "seat": event.seat}
+    if isinstance(event, SmazzataEnded):
+        return {"e": "ended", "reason": event.reason, "closed_by": event.closed_by}
+    raise TypeError(f"unknown event {event!r}")
+
+
+def events_for(events: Sequence[Event], seat: int | None, rules: Rules) -> list[dict[str, Any]]:
+    """The events as ``seat`` may see them (None: a spectator)."""
+    return [event_json(visible_to(e, seat, rules)) for e in events]
+
+
+def score_json(number: int, score: SmazzataScore) -> dict[str, Any]:
+    return {
+        "number": number,
+        "ended": score.ended,
+        "closed_by": score.closed_by,
+        "lines": [{**line.as_json(), "burrachi": list(line.burrachi)} for line in score.lines],
+        "result": list(score.result),
+    }
+
+
+def _card(card: object | None) -> str | None:
+    return None if card is None else str(card)

@@ -1,0 +1,157 @@
+"""The database schema (SQLAlchemy 2 declarative models). Migrations live in ``migrations/``.
+
+Gameplay is an append-only log: a table's smazzate (each with its deck, salt and commitment) and
+its accepted actions in order. Everything else about a table in play (hands, melds, scores) is
+recomputed by replaying that log through the engine, which is how a restarted server resumes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    """The name folded to lower case: names are unique regardless of case."""
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Session(Base):
+    """A login: a random token given to the client, stored only as its SHA-256."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GameTable(Base):
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open`` (waiting for players), ``playing``, ``finished`` or ``abandoned``."""
+    config: Mapped[dict[str, object]] = mapped_column(JSON)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    invite_code: Mapped[str | None] = mapped_column(String(32), unique=True)
+    match_no: Mapped[int] = mapped_column(Integer, default=1)
+    """The match being played at the table (a rematch starts the next one)."""
+    owner_process: Mapped[str | None] = mapped_column(String(64))
+    """Which server process runs the table (several processes may share the database)."""
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    bot: Mapped[str | None] = mapped_column(String(64))
+    """A bot level when a bot holds the seat."""
+
+
+class SmazzataLog(Base):
+    """One dealt smazzata: its deck (top first), the salt and the commitment sent before play."""
+
+    __tablename__ = "smazzate"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    """The table event number at which it was dealt."""
+    first: Mapped[int] = mapped_column(Integer)
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    deck: Mapped[str] = mapped_column(Text)
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    dealt_at: Mapped[float] = mapped_column(Float)
+    result: Mapped[list[int] | None] = mapped_column(JSON)
+    ended: Mapped[str | None] = mapped_column(String(16))
+
+
+class ActionLog(Base):
+    """An accepted action, written before anyone is told about it."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    """The smazzata it belongs to."""
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(120))
+    at: Mapped[float] = mapped_column(Float)
+    """Server time (Unix seconds) when it was accepted."""
+    auto: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Played automatically (turn timer T13, or a bot holding an absent player's seat)."""
+    clock: Mapped[dict[str, object] | None] = mapped_column(JSON)
+    """The clocks after the action, to resume them after a restart."""
+
+
+Index("ix_actions_table_match", ActionLog.table_id, ActionLog.match_no)
+
+
+class ChatLog(Base):
+    __tablename__ = "chat"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    name: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(500))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class MatchLog(Base):
+    """A finished (or abandoned) match: its record, downloadable and replayable."""
+
+    __tablename__ = "matches"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    totals: Mapped[list[int]] = mapped_column(JSON)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    ended: Mapped[str] = mapped_column(String(16))
+    """``complete``, ``timeout`` (T14) or ``abandoned``."""
+    record: Mapped[str] = mapped_column(Text)

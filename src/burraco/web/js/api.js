@@ -1,0 +1,62 @@
+// The HTTP API of docs/protocol.md. The session travels in the HttpOnly cookie the server sets.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, "network", "network error");
+  }
+  if (response.status === 204) return null;
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    const detail = data && typeof data === "object" ? data.detail || data : {};
+    const code = typeof detail === "object" && detail.error ? detail.error : `http_${response.status}`;
+    const message = typeof detail === "object" ? detail.message : String(detail);
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+export const api = {
+  me: () => call("GET", "/api/me"),
+  info: () => call("GET", "/api/info"),
+  register: (name, password) => call("POST", "/api/register", { name, password }),
+  login: (name, password) => call("POST", "/api/login", { name, password }),
+  guest: () => call("POST", "/api/guest"),
+  logout: () => call("POST", "/api/logout"),
+  tables: () => call("GET", "/api/tables"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (settings) => call("POST", "/api/tables", settings),
+  sit: (id, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/sit`, { seat }),
+  stand: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/stand`),
+  bot: (id, seat, level) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/bots`, { seat, level }),
+  rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
+  matches: (mine) => call("GET", `/api/matches${mine ? "?mine=true" : ""}`),
+  replay: (id, match) =>
+    call("GET", `/api/tables/${encodeURIComponent(id)}/replay?match=${Number(match) || 1}`),
+};
+
+export function recordUrl(id, match) {
+  return `/api/tables/${encodeURIComponent(id)}/record?match=${Number(match) || 1}`;
+}

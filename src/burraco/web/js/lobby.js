@@ -1,0 +1,343 @@
+// Signing in (log in, register, or play as a guest) and the lobby: open tables, a new table,
+// finished matches with their replays and records.
+
+import { api, recordUrl } from "./api.js";
+import { cardEl } from "./cards.js";
+import { h, replace } from "./dom.js";
+import { has, t } from "./i18n.js";
+import { describeConfig } from "./play.js";
+import { botLabel } from "./tableview.js";
+
+function errorText(error) {
+  const code = error && error.code ? error.code : "generic";
+  return has(`err.${code}`) ? t(`err.${code}`) : error.message || t("err.generic");
+}
+
+function brand() {
+  return h("div", { class: "brand" },
+    h("img", { src: "/img/icon.svg", alt: "", width: "36", height: "36" }),
+    h("span", { class: "brand-name", text: "Burraco" }),
+  );
+}
+
+function langButton(ctx) {
+  return h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => ctx.toggleLanguage() }, t("lang.switch"));
+}
+
+// ------------------------------------------------------------------------------ signing in
+
+export class AuthScreen {
+  constructor(app, ctx) {
+    this.app = app;
+    this.ctx = ctx;
+    this.mode = "login";
+    this.message = "";
+  }
+
+  mount() {
+    this.render();
+  }
+
+  destroy() {}
+
+  render() {
+    const tab = (mode) =>
+      h("button", {
+        type: "button", role: "tab", class: `tab${this.mode === mode ? " active" : ""}`,
+        "aria-selected": this.mode === mode ? "true" : "false",
+        dataset: { mode },
+        onclick: () => {
+          this.mode = mode;
+          this.message = "";
+          this.render();
+        },
+      }, t(`auth.${mode}`));
+    const form = h("form", { class: "auth-form", dataset: { form: this.mode } },
+      h("label", { for: "auth-name", text: t("auth.name") }),
+      h("input", { id: "auth-name", name: "name", autocomplete: "username", required: true, minlength: "3", maxlength: "24" }),
+      h("label", { for: "auth-password", text: t("auth.password") }),
+      h("input", {
+        id: "auth-password", name: "password", type: "password", required: true, minlength: "8", maxlength: "128",
+        autocomplete: this.mode === "register" ? "new-password" : "current-password",
+      }),
+      this.mode === "register" ? h("p", { class: "hint", text: t("auth.rules") }) : null,
+      h("button", { type: "submit", class: "btn primary wide", text: t(this.mode === "register" ? "auth.register.submit" : "auth.login.submit") }),
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const data = new FormData(form);
+      this.submit(String(data.get("name") || ""), String(data.get("password") || ""));
+    });
+    replace(this.app,
+      h("div", { class: "screen auth-screen" },
+        h("div", { class: "auth-top" }, brand(), langButton(this.ctx)),
+        h("div", { class: "fan", "aria-hidden": "true" }, ["AS", "KH", "JK", "QD", "2C"].map((c) => cardEl(c))),
+        h("div", { class: "auth-card" },
+          h("h1", { text: t("auth.title") }),
+          h("p", { class: "muted", text: t("auth.subtitle") }),
+          h("div", { class: "tabs", role: "tablist" }, tab("login"), tab("register")),
+          form,
+          h("p", { class: "auth-error", role: "alert", text: this.message }),
+          h("div", { class: "or" }, h("span", { text: t("auth.or") })),
+          h("button", { type: "button", class: "btn wide", dataset: { cmd: "guest" }, onclick: () => this.guest() }, t("auth.guest")),
+        ),
+      ),
+    );
+  }
+
+  async submit(name, password) {
+    try {
+      const result = this.mode === "register" ? await api.register(name, password) : await api.login(name, password);
+      this.ctx.signedIn(result.user);
+    } catch (error) {
+      this.message = errorText(error);
+      this.render();
+      const input = this.app.querySelector("#auth-name");
+      if (input) input.value = name;
+    }
+  }
+
+  async guest() {
+    try {
+      const result = await api.guest();
+      this.ctx.signedIn(result.user);
+    } catch (error) {
+      this.message = errorText(error);
+      this.render();
+    }
+  }
+}
+
+// ----------------------------------------------------------------------------------- lobby
+
+const LENGTHS = {
+  smazzate: [1, 2, 3, 4],
+  target: [505, 1005, 1505, 2005],
+};
+const CLOCKS = [
+  { key: "none", round: null, hand: null },
+  { key: "10", round: 600, hand: 60 },
+  { key: "25", round: 1500, hand: 60 },
+  { key: "35", round: 2100, hand: 60 },
+  { key: "45", round: 2700, hand: 90 },
+];
+
+export class LobbyScreen {
+  constructor(app, ctx) {
+    this.app = app;
+    this.ctx = ctx;
+    this.tables = [];
+    this.matches = [];
+    this.mine = false;
+    this.message = "";
+    this.form = {
+      players: 2, rules: "italian", length: "smazzate", smazzate: 3, target: 2005, clock: "none", public: true,
+      bots: { 1: "heuristic", 2: "heuristic", 3: "heuristic" }, opponents: "bots",
+    };
+  }
+
+  mount() {
+    this.root = h("div", { class: "screen lobby-screen" });
+    replace(this.app, this.root);
+    this.render();
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), 4000);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  async refresh() {
+    try {
+      const [tables, matches] = await Promise.all([api.tables(), api.matches(this.mine)]);
+      this.tables = tables;
+      this.matches = matches;
+      this.renderLists();
+    } catch (error) {
+      if (error.status === 401) this.ctx.navigate("/");
+    }
+  }
+
+  render() {
+    const user = this.ctx.user;
+    replace(this.root,
+      h("header", { class: "topbar lobby-top" },
+        brand(),
+        h("span", { class: "spacer" }),
+        h("span", { class: "user-name", text: user.guest ? t("lobby.guest_as", { name: user.name }) : user.name }),
+        h("button", { type: "button", class: "btn ghost small", dataset: { cmd: "logout" }, onclick: () => this.ctx.logout() }, t("auth.logout")),
+        langButton(this.ctx),
+      ),
+      h("div", { class: "lobby-grid" },
+        h("section", { class: "panel new-table" }, h("h2", { text: t("lobby.new") }), this.newTableForm()),
+        h("section", { class: "panel" }, h("h2", { text: t("lobby.tables") }), h("div", { class: "table-list" })),
+        h("section", { class: "panel" },
+          h("div", { class: "panel-head" },
+            h("h2", { text: t("lobby.matches") }),
+            h("label", { class: "check" },
+              h("input", {
+                type: "checkbox", checked: this.mine, onchange: (e) => {
+                  this.mine = e.target.checked;
+                  this.refresh();
+                },
+              }),
+              t("lobby.mine"),
+            ),
+          ),
+          h("div", { class: "match-list" }),
+        ),
+      ),
+    );
+    this.renderLists();
+  }
+
+  newTableForm() {
+    const f = this.form;
+    const presets = this.ctx.info ? this.ctx.info.presets : ["italian"];
+    const levels = this.ctx.info ? this.ctx.info.bots : ["heuristic"];
+    const radio = (name, value, label, checked) =>
+      h("label", { class: "pill" },
+        h("input", { type: "radio", name, value: String(value), checked }),
+        h("span", { text: label }),
+      );
+    const form = h("form", { class: "create-form", dataset: { form: "create" } },
+      h("fieldset", {}, h("legend", { text: t("create.players") }),
+        radio("players", 2, t("create.players.2"), f.players === 2),
+        radio("players", 4, t("create.players.4"), f.players === 4),
+      ),
+      h("label", { class: "field" }, h("span", { text: t("create.rules") }),
+        h("select", { name: "rules" }, presets.map((p) => h("option", { value: p, selected: p === f.rules, text: has(`preset.${p}`) ? t(`preset.${p}`) : p })))),
+      h("fieldset", {}, h("legend", { text: t("create.length") }),
+        radio("length", "smazzate", t("create.length.smazzate"), f.length === "smazzate"),
+        radio("length", "target", t("create.length.target"), f.length === "target"),
+        f.length === "smazzate"
+          ? h("select", { name: "smazzate", "aria-label": t("create.length.smazzate") }, LENGTHS.smazzate.map((n) => h("option", { value: String(n), selected: n === f.smazzate, text: t("cfg.smazzate", { n }) })))
+          : h("select", { name: "target", "aria-label": t("create.length.target") }, LENGTHS.target.map((n) => h("option", { value: String(n), selected: n === f.target, text: t("cfg.target", { n }) }))),
+      ),
+      h("label", { class: "field" }, h("span", { text: t("create.clock") }),
+        h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === f.clock, text: c.round ? t("create.clock.minutes", { minutes: c.round / 60, seconds: c.hand }) : t("cfg.no_clock") })))),
+      h("fieldset", {}, h("legend", { text: t("create.opponents") }),
+        radio("opponents", "bots", t("create.opponents.bots"), f.opponents === "bots"),
+        radio("opponents", "people", t("create.opponents.people"), f.opponents === "people"),
+      ),
+      f.opponents === "bots"
+        ? h("div", { class: "bot-seats" },
+          Array.from({ length: f.players - 1 }, (_, i) => i + 1).map((seat) =>
+            h("label", { class: "field" },
+              h("span", { text: f.players === 4 && seat === 2 ? t("create.bot.partner") : t("create.bot.seat", { n: seat + 1 }) }),
+              h("select", { name: `bot${seat}` }, levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: botLabel(level) }))),
+            )))
+        : null,
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", checked: f.public }), t("create.public")),
+      h("button", { type: "submit", class: "btn primary wide", text: t("create.submit") }),
+      h("p", { class: "form-error", role: "alert", text: this.message }),
+    );
+    form.addEventListener("change", (e) => {
+      this.readForm(form);
+      const name = e.target && e.target.name;
+      if (!["players", "length", "opponents"].includes(name)) return;
+      const replacement = this.newTableForm();
+      form.replaceWith(replacement);
+      const again = replacement.querySelector(`input[name="${name}"][value="${e.target.value}"]`);
+      if (again) again.focus();
+    });
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.readForm(form);
+      this.create();
+    });
+    return form;
+  }
+
+  readForm(form) {
+    const data = new FormData(form);
+    const f = this.form;
+    f.players = Number(data.get("players") || f.players);
+    f.rules = String(data.get("rules") || f.rules);
+    f.length = String(data.get("length") || f.length);
+    if (data.get("smazzate")) f.smazzate = Number(data.get("smazzate"));
+    if (data.get("target")) f.target = Number(data.get("target"));
+    f.clock = String(data.get("clock") || f.clock);
+    f.opponents = String(data.get("opponents") || f.opponents);
+    f.public = data.get("public") !== null;
+    for (const seat of [1, 2, 3]) if (data.get(`bot${seat}`)) f.bots[seat] = String(data.get(`bot${seat}`));
+  }
+
+  async create() {
+    const f = this.form;
+    const clock = CLOCKS.find((c) => c.key === f.clock) || CLOCKS[0];
+    const body = { rules: f.rules, players: f.players, public: f.public, seat: 0, bots: {} };
+    if (f.length === "target") body.target = f.target;
+    else body.smazzate = f.smazzate;
+    if (clock.round) {
+      body.round_seconds = clock.round;
+      body.hand_seconds = clock.hand;
+    }
+    if (f.opponents === "bots") for (let seat = 1; seat < f.players; seat++) body.bots[seat] = f.bots[seat];
+    try {
+      const table = await api.create(body);
+      this.ctx.navigate(`/?table=${encodeURIComponent(table.id)}`);
+    } catch (error) {
+      this.message = errorText(error);
+      this.render();
+    }
+  }
+
+  renderLists() {
+    const list = this.root.querySelector(".table-list");
+    if (list) {
+      const rows = this.tables.map((table) => this.tableRow(table));
+      replace(list, rows.length ? h("ul", { class: "rows" }, rows) : h("p", { class: "muted", text: t("lobby.no_tables") }));
+    }
+    const matches = this.root.querySelector(".match-list");
+    if (matches) {
+      const rows = this.matches.slice(0, 30).map((m) =>
+        h("li", { class: "row" },
+          h("div", { class: "row-main" },
+            h("span", { class: "row-title", text: m.players.join(" · ") }),
+            h("span", { class: "muted", text: `${m.totals.join(" – ")} · ${new Date(m.finished_at).toLocaleString()}` }),
+          ),
+          h("div", { class: "row-actions" },
+            h("button", { type: "button", class: "btn small", dataset: { cmd: "replay" }, onclick: () => this.ctx.navigate(`/?replay=${encodeURIComponent(m.table)}&match=${m.match}`) }, t("lobby.replay")),
+            h("a", { class: "btn small ghost", href: recordUrl(m.table, m.match), download: `burraco-${m.table}-${m.match}.toml`, text: t("lobby.download") }),
+          ),
+        ));
+      replace(matches, rows.length ? h("ul", { class: "rows" }, rows) : h("p", { class: "muted", text: t("lobby.no_matches") }));
+    }
+  }
+
+  tableRow(table) {
+    const seats = table.seats.map((s) => (s.bot ? t("seat.bot", { level: botLabel(s.bot) }) : s.name || t("seat.free")));
+    const actions = [];
+    const mine = table.seats.some((s) => !s.bot && s.name === this.ctx.user.name);
+    if (mine) {
+      actions.push(h("button", { type: "button", class: "btn small primary", onclick: () => this.ctx.navigate(`/?table=${encodeURIComponent(table.id)}`) }, t("lobby.back_to_table")));
+    } else if (table.status === "open") {
+      for (const seat of table.free_seats || []) {
+        actions.push(h("button", {
+          type: "button", class: "btn small primary", dataset: { cmd: "sit", seat: String(seat) },
+          onclick: async () => {
+            try {
+              await api.sit(table.id, seat);
+              this.ctx.navigate(`/?table=${encodeURIComponent(table.id)}`);
+            } catch (error) {
+              this.message = errorText(error);
+              this.render();
+            }
+          },
+        }, t("lobby.sit", { n: seat + 1 })));
+      }
+    }
+    if (!mine) {
+      actions.push(h("button", { type: "button", class: "btn small ghost", onclick: () => this.ctx.navigate(`/?table=${encodeURIComponent(table.id)}`) }, t("lobby.watch")));
+    }
+    return h("li", { class: "row", dataset: { table: table.id } },
+      h("div", { class: "row-main" },
+        h("span", { class: "row-title", text: seats.join(" · ") }),
+        h("span", { class: "muted", text: `${t(`status.table.${table.status}`)} · ${describeConfig(table.config)}` }),
+      ),
+      h("div", { class: "row-actions" }, actions),
+    );
+  }
+}

@@ -1,0 +1,455 @@
+"""The lobby over HTTP, against a real server (uvicorn on loopback, its own SQLite database).
+
+Creating tables (2 and 4 players, presets, a target or a number of smazzate, a clock or none,
+private or public) and the settings refused; the list of tables; sitting, standing, bots and
+rematches with their error codes; records (404 before the end, the finished match after); and
+the OpenAPI description of every route.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.routing import APIRoute
+
+from burraco.engine.record import read_record, replay
+from burraco.server.app import create_app
+
+from ._live import LiveServer, live_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with live_server(
+        tmp_path_factory.mktemp("lobby"),
+        bot_delay=0.0,
+        disconnect_grace=0.3,
+        substitute_bot="random",
+        login_attempts_per_minute=60_000.0,
+    ) as running:
+        yield running
+
+
+@dataclass
+class Player:
+    token: str
+    user: dict[str, Any]
+    http: httpx.Client
+
+    @property
+    def name(self) -> str:
+        name: str = self.user["name"]
+        return name
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        answer = self.http.post("/api/tables", json=body)
+        assert answer.status_code == 201, answer.text
+        table: dict[str, Any] = answer.json()
+        return table
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        return self.http.post(path, json=body)
+
+
+@pytest.fixture
+def people(server: LiveServer) -> Iterator[list[Player]]:
+    """Four guests, each with an HTTP client that sends his bearer token."""
+    players = []
+    for _ in range(4):
+        token, user = server.guest()
+        players.append(Player(token, user, server.client(token)))
+    yield players
+    for player in players:
+        player.http.close()
+    assert server.traceback_free(), server.log()
+
+
+def refused(answer: httpx.Response, status: int, code: str) -> None:
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert body["error"] == code and isinstance(body["message"], str) and body["message"], body
+
+
+def lobby(server: LiveServer) -> dict[str, dict[str, Any]]:
+    with server.client() as client:
+        answer = client.get("/api/tables")
+    assert answer.status_code == 200
+    return {table["id"]: table for table in answer.json()}
+
+
+def info(server: LiveServer, table_id: str) -> dict[str, Any]:
+    with server.client() as client:
+        answer = client.get(f"/api/tables/{table_id}")
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def wait_for(server: LiveServer, table_id: str, status: str, seconds: float = 90.0) -> None:
+    deadline = time.monotonic() + seconds
+    while info(server, table_id)["status"] != status:
+        assert time.monotonic() < deadline, f"table {table_id} never got {status}"
+        time.sleep(0.1)
+
+
+# ------------------------------------------------------------------------------------ create
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": 2, "target": 1005},
+        {"players": 4, "smazzate": 2, "rules": "classic"},
+        {"players": 2, "smazzate": 3, "round_seconds": 600, "hand_seconds": 30},
+        {"players": 4, "target": 2005, "round_seconds": 1200},
+        {"players": 2, "smazzate": 1, "public": False},
+        {
+            "players": 2,
+            "target": 1505,
+            "rules": "internazionale",
+            "options": {"closing_bonus": 150},
+        },
+        {"players": 2, "smazzate": 2, "rules": "reale", "between_smazzate": 0},
+        {"players": 4, "smazzate": 1, "seat": 2},
+        {"players": 2, "smazzate": 1, "seat": None},
+    ],
+    ids=[
+        "target",
+        "4p-classic",
+        "clock+timer",
+        "4p-clock",
+        "private",
+        "options",
+        "reale",
+        "seat2",
+        "unseated",
+    ],
+)
+def test_create_a_table(server: LiveServer, people: list[Player], body: dict[str, Any]) -> None:
+    creator = people[0]
+    table = creator.create(**body)
+    config = table["config"]
+    assert table["status"] == "open" and table["match_no"] == 1
+    assert table["created_by"] == creator.user["id"]
+    assert len(table["id"]) >= 12  # random and unguessable: a private table's invitation
+    for key in ("players", "target", "smazzate", "round_seconds", "hand_seconds", "public"):
+        assert config[key] == body.get(key, {"public": True}.get(key)), key
+    assert config["rules"] == body.get("rules", "italian")
+    assert config["options"] == body.get("options", {})
+    seat = body.get("seat", 0)
+    assert [s["seat"] for s in table["seats"]] == list(range(body["players"]))
+    for s in table["seats"]:
+        assert s["bot"] is None
+        assert s["name"] == (creator.name if s["seat"] == seat else None)
+    assert info(server, table["id"]) == table
+    listed = lobby(server)
+    if body.get("public", True):
+        free = [s for s in range(body["players"]) if s != seat]
+        assert listed[table["id"]]["free_seats"] == free
+    else:
+        assert table["id"] not in listed
+
+
+def test_bots_fill_a_table_and_its_match_starts(server: LiveServer, people: list[Player]) -> None:
+    table = people[0].create(
+        players=4, smazzate=1, bots={"1": "random", "2": "greedy", "3": "heuristic"}
+    )
+    assert table["status"] == "playing"
+    assert [s["bot"] for s in table["seats"]] == [None, "random", "greedy", "heuristic"]
+    assert lobby(server)[table["id"]]["free_seats"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({}, 422, "bad_rules"),  # neither a target nor a number of smazzate
+        ({"rules": "nope", "smazzate": 1}, 422, "bad_rules"),
+        ({"players": 5, "smazzate": 1}, 422, "bad_request"),
+        ({"players": 1, "smazzate": 1}, 422, "bad_request"),
+        ({"target": 50}, 422, "bad_request"),
+        ({"smazzate": 0}, 422, "bad_request"),
+        ({"smazzate": "two"}, 422, "bad_request"),
+        ({"smazzate": 1, "public": "maybe"}, 422, "bad_request"),
+        ({"smazzate": 1, "round_seconds": "fast"}, 422, "bad_request"),
+        ({"smazzate": 1, "hand_seconds": 30}, 422, "bad_rules"),
+        ({"smazzate": 1, "round_seconds": 10}, 422, "bad_rules"),
+        ({"smazzate": 1, "round_seconds": 600, "hand_seconds": 1}, 422, "bad_rules"),
+        ({"smazzate": 1, "between_smazzate": -1}, 422, "bad_rules"),
+        ({"smazzate": 1, "options": {"nope": 1}}, 422, "bad_rules"),
+        ({"smazzate": 1, "options": {"jokers": "many"}}, 422, "bad_rules"),
+        ({"smazzate": 1, "options": {"hand_size": 60}}, 422, "bad_rules"),
+        ({"smazzate": 1, "options": []}, 422, "bad_request"),
+        ({"smazzate": 1, "seat": 2}, 409, "no_such_seat"),
+        ({"smazzate": 1, "seat": -1}, 409, "no_such_seat"),
+        ({"smazzate": 1, "bots": {"0": "random"}}, 409, "no_such_seat"),
+        ({"smazzate": 1, "bots": {"5": "random"}}, 409, "no_such_seat"),
+        ({"smazzate": 1, "bots": {"1": "nobody"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "cmd:touch /tmp/owned"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": " cmd:touch /tmp/owned"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:iterations=100000000"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=3600"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=0"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"x": "random"}}, 422, "bad_request"),
+    ],
+)
+def test_bad_tables_are_refused(
+    server: LiveServer, people: list[Player], body: dict[str, Any], status: int, code: str
+) -> None:
+    creator = people[0]
+    refused(creator.post("/api/tables", body), status, code)
+    made = server.query("SELECT count(*) FROM game_tables WHERE created_by = ?", creator.user["id"])
+    assert made == [(0,)]
+
+
+def test_settings_that_are_not_numbers_are_refused(
+    server: LiveServer, people: list[Player]
+) -> None:
+    for raw in ('{"smazzate":1,"between_smazzate":NaN}', '{"smazzate":1,"round_seconds":Infinity}'):
+        answer = people[0].http.post(
+            "/api/tables", content=raw, headers={"Content-Type": "application/json"}
+        )
+        assert answer.status_code == 422, answer.text
+
+
+def test_creating_a_table_needs_a_session(server: LiveServer) -> None:
+    with server.client() as client:
+        refused(client.post("/api/tables", json={"smazzate": 1}), 401, "not_authenticated")
+    with server.client("forged-token") as client:
+        refused(client.post("/api/tables", json={"smazzate": 1}), 401, "not_authenticated")
+
+
+# ------------------------------------------------------------------------------------- lobby
+
+
+def test_the_lobby_lists_public_tables_that_have_not_finished(
+    server: LiveServer, people: list[Player]
+) -> None:
+    a, b, *_ = people
+    open_table = a.create(players=2, smazzate=1)
+    private = a.create(players=2, smazzate=1, public=False)
+    full = a.create(players=2, smazzate=1)
+    assert b.post(f"/api/tables/{full['id']}/sit", {"seat": 1}).json()["status"] == "playing"
+    finished = a.create(players=2, smazzate=1, seat=None, bots={"0": "random", "1": "random"})
+    listed = lobby(server)
+    assert listed[open_table["id"]]["status"] == "open"
+    assert listed[open_table["id"]]["free_seats"] == [1]
+    assert listed[full["id"]]["status"] == "playing"  # spectators may watch it
+    assert listed[full["id"]]["free_seats"] == []
+    assert private["id"] not in listed
+    # The id of a private table is its invitation: with it, one can see it and sit.
+    assert info(server, private["id"])["config"]["public"] is False
+    assert b.post(f"/api/tables/{private['id']}/sit", {"seat": 1}).status_code == 200
+    wait_for(server, finished["id"], "finished")
+    assert finished["id"] not in lobby(server)
+    for table in lobby(server).values():
+        assert table["config"]["public"] is True and table["status"] in ("open", "playing")
+        assert table["free_seats"] == [
+            s["seat"] for s in table["seats"] if s["name"] is None and s["bot"] is None
+        ]
+
+
+def test_an_unknown_table_is_404(server: LiveServer, people: list[Player]) -> None:
+    with server.client() as client:
+        refused(client.get("/api/tables/NoSuchTable1"), 404, "no_such_table")
+    refused(people[0].post("/api/tables/NoSuchTable1/sit", {"seat": 0}), 404, "no_such_table")
+    refused(people[0].post("/api/tables/NoSuchTable1/stand"), 404, "no_such_table")
+    refused(people[0].post("/api/tables/NoSuchTable1/rematch"), 404, "no_such_table")
+    refused(
+        people[0].post("/api/tables/NoSuchTable1/bots", {"seat": 1, "level": "random"}),
+        404,
+        "no_such_table",
+    )
+
+
+# ----------------------------------------------------------------------------- sit and stand
+
+
+def test_sit_and_stand(server: LiveServer, people: list[Player]) -> None:
+    a, b, c, _ = people
+    table = a.create(players=2, smazzate=1)
+    path = f"/api/tables/{table['id']}"
+    refused(b.post(f"{path}/sit", {"seat": 0}), 409, "seat_taken")
+    refused(b.post(f"{path}/sit", {"seat": 2}), 409, "no_such_seat")
+    refused(b.post(f"{path}/sit", {"seat": 7}), 422, "bad_request")
+    refused(b.post(f"{path}/sit", {"seat": "one"}), 422, "bad_request")
+    refused(b.post(f"{path}/sit", {}), 422, "bad_request")
+    refused(b.post(f"{path}/stand"), 409, "not_seated")
+    refused(a.post(f"{path}/sit", {"seat": 1}), 409, "already_seated")
+    with server.client() as anonymous:
+        refused(anonymous.post(f"{path}/sit", json={"seat": 1}), 401, "not_authenticated")
+    # Standing frees the seat; the creator may sit elsewhere.
+    stood = a.post(f"{path}/stand").json()
+    assert [s["name"] for s in stood["seats"]] == [None, None]
+    refused(a.post(f"{path}/stand"), 409, "not_seated")
+    assert a.post(f"{path}/sit", {"seat": 1}).json()["seats"][1]["name"] == a.name
+    # The last seat taken starts the match: seats are then fixed.
+    started = b.post(f"{path}/sit", {"seat": 0}).json()
+    assert started["status"] == "playing"
+    assert [s["name"] for s in started["seats"]] == [b.name, a.name]
+    refused(c.post(f"{path}/sit", {"seat": 0}), 409, "not_open")
+    refused(a.post(f"{path}/stand"), 409, "not_open")
+    assert info(server, table["id"])["seats"] == started["seats"]
+
+
+# -------------------------------------------------------------------------------------- bots
+
+
+def test_seat_and_remove_bots(server: LiveServer, people: list[Player]) -> None:
+    a, b, c, _ = people
+    table = a.create(players=4, smazzate=1)
+    path = f"/api/tables/{table['id']}/bots"
+    seated = a.post(path, {"seat": 1, "level": "random"}).json()
+    assert seated["seats"][1]["bot"] == "random" and seated["seats"][1]["connected"] is True
+    refused(c.post(path, {"seat": 2, "level": "random"}), 409, "forbidden")  # not at the table
+    refused(a.post(path, {"seat": 1, "level": "greedy"}), 409, "seat_taken")
+    refused(a.post(path, {"seat": 0, "level": "greedy"}), 409, "seat_taken")  # a person there
+    refused(a.post(path, {"seat": 0, "level": None}), 409, "no_bot")
+    refused(a.post(path, {"seat": 2, "level": "nobody"}), 409, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "cmd:python -c 1"}), 409, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "search:depth=99"}), 409, "no_such_bot")
+    refused(a.post(path, {"seat": 2}), 422, "bad_request")  # the level must be given
+    refused(a.post(path, {"seat": 4, "level": "random"}), 422, "bad_request")
+    # A bounded thinking time is a level too.
+    assert a.post(path, {"seat": 2, "level": "search:seconds=0.5"}).status_code == 200
+    # Removing a bot frees its seat; removing it again is an error.
+    removed = a.post(path, {"seat": 1, "level": None}).json()
+    assert removed["seats"][1]["bot"] is None and removed["seats"][1]["name"] is None
+    refused(a.post(path, {"seat": 1, "level": None}), 409, "no_bot")
+    assert a.post(path, {"seat": 2, "level": None}).status_code == 200
+    # Any player at the table may seat bots; the last seat taken starts the match.
+    assert b.post(f"/api/tables/{table['id']}/sit", {"seat": 3}).status_code == 200
+    assert b.post(path, {"seat": 1, "level": "greedy"}).status_code == 200
+    started = a.post(path, {"seat": 2, "level": "random"}).json()
+    assert started["status"] == "playing"
+    assert [s["bot"] for s in started["seats"]] == [None, "greedy", "random", None]
+    refused(a.post(path, {"seat": 1, "level": None}), 409, "not_open")
+
+
+# ------------------------------------------------------------------------- rematch and record
+
+
+def test_record_and_rematch(server: LiveServer, people: list[Player]) -> None:
+    """A person against a bot; the person goes away and a bot plays for him to the end."""
+    a, _, stranger, _ = people
+    table = a.create(players=2, smazzate=1, bots={"1": "random"})
+    table_id = table["id"]
+    assert table["status"] == "playing"
+    with server.client() as anonymous:
+        refused(anonymous.get(f"/api/tables/{table_id}/record"), 404, "no_record")
+        matches = anonymous.get("/api/matches").json()
+    assert table_id not in {m["table"] for m in matches}
+    refused(a.post(f"/api/tables/{table_id}/rematch"), 409, "not_finished")
+    with server.peer(a.token) as peer:
+        peer.join(table_id)
+    wait_for(server, table_id, "finished")  # the substitute bot plays seat 0
+    assert table_id not in lobby(server)
+
+    with server.client() as anonymous:
+        answer = anonymous.get(f"/api/tables/{table_id}/record")
+        refused(anonymous.get(f"/api/tables/{table_id}/record?match=2"), 404, "no_record")
+        refused(anonymous.get("/api/matches?mine=true"), 401, "not_authenticated")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/toml")
+    assert answer.headers["content-disposition"] == (
+        f'attachment; filename="burraco-{table_id}-1.toml"'
+    )
+    record = read_record(answer.text)
+    assert record.players[0] == a.name and record.meta["table"] == table_id
+    assert len(record.meta["fairness"]) == len(record.hands) == 1
+    tomllib.loads(answer.text)
+    replayed = replay(record)
+    assert replayed.error is None
+
+    mine = a.http.get("/api/matches?mine=true").json()
+    assert [(m["table"], m["match"]) for m in mine if m["table"] == table_id] == [(table_id, 1)]
+    [entry] = [m for m in mine if m["table"] == table_id]
+    assert entry["totals"] == list(replayed.totals) and entry["ended"] == "complete"
+    assert table_id not in {m["table"] for m in stranger.http.get("/api/matches?mine=true").json()}
+
+    refused(stranger.post(f"/api/tables/{table_id}/rematch"), 409, "not_seated")
+    again = a.post(f"/api/tables/{table_id}/rematch").json()
+    assert again["match_no"] == 2 and again["status"] == "playing"
+    refused(a.post(f"/api/tables/{table_id}/rematch"), 409, "not_finished")
+    refused(a.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": None}), 409, "not_open")
+
+
+# ---------------------------------------------------------------------------------- OpenAPI
+
+
+def test_openapi_describes_every_route(server: LiveServer) -> None:
+    with server.client() as client:
+        answer = client.get("/api/openapi.json")
+        docs = client.get("/api/docs")
+    assert answer.status_code == 200 and docs.status_code == 200
+    assert "text/html" in docs.headers["content-type"]
+    spec = answer.json()
+    assert spec["openapi"].startswith("3.") and spec["info"]["title"] == "Burraco"
+    schemas = spec["components"]["schemas"]
+    routes = [r for r in create_app().routes if isinstance(r, APIRoute)]
+    assert {r.path for r in routes} >= {
+        "/api/register",
+        "/api/login",
+        "/api/guest",
+        "/api/logout",
+        "/api/me",
+        "/api/tables",
+        "/api/tables/{table_id}",
+        "/api/tables/{table_id}/sit",
+        "/api/tables/{table_id}/stand",
+        "/api/tables/{table_id}/bots",
+        "/api/tables/{table_id}/rematch",
+        "/api/tables/{table_id}/record",
+        "/api/matches",
+        "/api/info",
+    }
+    for route in routes:
+        for method in route.methods or ():
+            operation = spec["paths"][route.path][method.lower()]
+            assert operation["responses"], route.path
+            if route.body_field is not None:
+                body = operation["requestBody"]["content"]["application/json"]["schema"]
+                assert body["$ref"].split("/")[-1] in schemas, route.path
+            for status, response in operation["responses"].items():
+                if status == "204":
+                    continue
+                for media in response["content"].values():
+                    assert "schema" in media, (route.path, status)
+                    ref = media["schema"].get("$ref") or media["schema"].get("items", {}).get(
+                        "$ref"
+                    )
+                    if ref:
+                        assert ref.split("/")[-1] in schemas
+                if status.startswith("4") and status != "422":
+                    error = response["content"]["application/json"]["schema"]["$ref"]
+                    assert error.endswith("/ErrorOut"), (route.path, status)
+    for name in ("Credentials", "LoginOut", "UserOut", "NewTable", "TableOut", "LobbyTableOut"):
+        assert name in schemas
+    for name in ("SeatRequest", "BotRequest", "MatchOut", "InfoOut", "ErrorOut"):
+        assert name in schemas
+    assert set(schemas["NewTable"]["properties"]) >= {
+        "rules",
+        "players",
+        "target",
+        "smazzate",
+        "options",
+        "round_seconds",
+        "hand_seconds",
+        "public",
+        "seat",
+        "bots",
+    }
+
+
+def test_server_info(server: LiveServer) -> None:
+    with server.client() as client:
+        body = client.get("/api/info").json()
+    assert body["protocol"] == 1
+    assert "italian" in body["presets"] and "random" in body["bots"]
+    json.dumps(body)

@@ -1,0 +1,63 @@
+"""Screenshots of the table at phone, tablet and desktop sizes, written to docs/screenshots/
+(shown in the README). The layout must hold at each size: nothing wider than the screen, the
+whole hand on screen."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from . import driver
+from .conftest import Pages
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SIZES = {"phone": (390, 844), "tablet": (820, 1180), "desktop": (1440, 900)}
+
+
+@pytest.mark.seed(2)
+def test_screenshots_at_phone_tablet_and_desktop_sizes(pages: Pages) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = pages.new(width=390, height=844, touch=True)
+    driver.register(page, "Giulia")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "lobby-phone.png"))
+    driver.create_table(page, players=2, smazzate=3)
+    page.set_viewport_size({"width": 1440, "height": 900})
+    stats: Counter[str] = Counter()
+    for _ in range(14):
+        now = driver.wait_settled(page)
+        if now["sheet"] or now["final"]:
+            break
+        mine = page.locator(".line-area.ours .meld[data-meld]").count()
+        theirs = page.locator(".line-area.theirs .meld[data-meld]").count()
+        if mine >= 3 and theirs >= 3:
+            break
+        driver.play_turn(page, stats)
+    now = driver.wait_settled(page)
+    assert not now["sheet"] and not now["final"]
+    if now["phase"] == "acquire":
+        driver.acquire(page, stats, allow_pickup=False)
+        driver.wait_idle(page)
+    for name, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        # A card chosen, to show the selection and the hints.
+        driver.clear_selection(page)
+        page.locator('.hand .card[data-index="0"]').click(position={"x": 6, "y": 14})
+        sizes = page.evaluate(
+            "() => ({ doc: document.documentElement.scrollWidth,"
+            " hand: Math.max(...[...document.querySelectorAll('.hand .card')]"
+            ".map((c) => c.getBoundingClientRect().right)),"
+            " bottom: Math.max(...[...document.querySelectorAll('.hand .card')]"
+            ".map((c) => c.getBoundingClientRect().bottom)) })"
+        )
+        assert sizes["doc"] <= width, (name, sizes)
+        assert sizes["hand"] <= width and sizes["bottom"] <= height, (name, sizes)
+        page.screenshot(path=str(SHOTS / f"table-{name}.png"))
+    driver.clear_selection(page)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator('.topbar [data-cmd="lang"]').click()
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(SHOTS / "table-phone-en.png"))
