@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from burraco import __version__
 from burraco.engine.errors import BurracoError
 
-from . import arena, db, play, replay, rules_cmd, serve, simulate
+from . import arena, club, db, play, replay, rules_cmd, serve, simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     arena.add_parser(commands)
     db.add_parser(commands)
+    club.add_parser(commands)
     return parser
 
 

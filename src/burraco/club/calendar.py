@@ -54,13 +54,15 @@ def plan(
     italiano: Sequence[int] | None = None,
 ) -> list[PlannedEvening]:
     """``count`` evenings on ``weekday`` from ``first`` (or the next such day), every week but the
-    ``skip`` dates (holidays); ``italiano`` are the numbers of the Italiano evenings (default: 5
-    spread evenly, the others Internazionale)."""
+    ``skip`` dates (holidays); ``italiano`` are the numbers of the Italiano evenings (default:
+    5 in 16, spread evenly, the others Internazionale)."""
     if not 1 <= count <= 60:
         raise bad(f"a tournament has 1 to 60 evenings, not {count}")
     if not 0 <= weekday <= 6:
         raise bad("the weekday is 0 (Monday) to 6 (Sunday)")
-    numbers = set(spread(min(ITALIANO_EVENINGS, count), count) if italiano is None else italiano)
+    if italiano is None:  # seed 003's proportion: 5 Italiano evenings in 16
+        italiano = spread(round(count * ITALIANO_EVENINGS / EVENINGS), count)
+    numbers = set(italiano)
     if any(not 1 <= n <= count for n in numbers):
         raise bad(f"Italiano evenings are numbered 1 to {count}")
     skipped = set(skip)

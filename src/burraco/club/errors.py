@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class ClubError(Exception):
     """Bad input or a forbidden change: nothing was changed (the transaction was rolled back).
@@ -11,7 +13,7 @@ class ClubError(Exception):
     ``conflict`` (409: already done, or not possible at this point of the evening), ``late``
     (409: a check-in after the window without an officer's override)."""
 
-    STATUS = {
+    STATUS: ClassVar[dict[str, int]] = {
         "not_found": 404,
         "not_authenticated": 401,
         "forbidden": 403,

@@ -11,8 +11,10 @@ corrected result corrects every ranking at once.
 
 Who may do what: officers (members with ``officer``, logged in with their linked platform
 account) change the calendar, check-ins, seatings, rests, results and fees; members read and
-may check themselves in during the window and ask for a score check; the command line works on
-the database directly and acts as an officer (``Actor.console``).
+may check themselves in during the window and ask for a score check. The command line
+(``Actor.console``) acts as the member it names: an officer changes, a member reads; a name
+that is no member reads everything and may change only while the club has no active officer
+(to set it up).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from burraco.tournament import (
     Evening,
     EveningConfig,
     EveningRanking,
+    EveningRow,
     EveningType,
     Pairing,
     Season,
@@ -67,6 +70,7 @@ from burraco.tournament import (
 from . import calendar as cal
 from . import fees as fee
 from .errors import ClubError, bad, conflict, not_found
+from .texts import check_lang, evening_description, evening_summary
 from .timer import TimerState, timer_state
 
 T = TypeVar("T")
@@ -239,6 +243,72 @@ class PrizesReport:
 
 
 @dataclass(frozen=True, slots=True)
+class MemberEvening:
+    """One evening of the calendar as a member lived it (``row`` None: absent)."""
+
+    evening: SeasonEvening
+    row: EveningRow | None
+    late: bool
+    """Admitted after the check-in window by an officer's override."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemberReport:
+    club: ClubInfo
+    season: SeasonInfo
+    member: str
+    standing: SeasonRow | None
+    """None before he has played a finished evening."""
+    evenings: tuple[MemberEvening, ...]
+    """The finished evenings."""
+    weekly: tuple[WeeklyPrize, ...]
+    season_prize: SeasonPrize | None
+    account: fee.MemberAccount | None
+
+    @property
+    def attended(self) -> int:
+        return sum(1 for e in self.evenings if e.row is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSummary:
+    evening: SeasonEvening
+    players: int
+    late: int
+    """Late players admitted by an officer."""
+    best: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClubReport:
+    club: ClubInfo
+    season: SeasonInfo
+    evenings: tuple[EveningSummary, ...]
+    """The whole calendar (players 0 for evenings not played)."""
+    standings: StandingsView
+    fees: fee.FeesReport
+    prizes: PrizesReport
+    corrections: int
+    """Results corrected after publication (each one in the audit trail)."""
+    members: int
+
+    def count(self, status: str) -> int:
+        return sum(1 for e in self.evenings if e.evening.info.status == status)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultInput:
+    """One table's result as entered: the NS and EW scores of the game, optionally its
+    smazzate ([NS, EW] each, adding up to the scores) and the line that ran out of time."""
+
+    table: int
+    ns: int
+    ew: int
+    smazzate: Sequence[Sequence[int]] | None = None
+    timed_out: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """What a draw produced: the stations and the first game's seating."""
 
@@ -378,9 +448,14 @@ class ClubService:
 
     async def _role(self, tx: ClubTx, actor: Actor, club_id: int) -> Role:
         if actor.console:
+            # The console acts as the member of that name: an officer, or a plain member who
+            # may only read. A name that is no member is an officer only while the club has no
+            # active officer yet (to set the club up).
             members = await tx.members(club_id)
             found = next((m for m in members if m.name.casefold() == actor.name.casefold()), None)
-            return Role(found, True)
+            if found is not None:
+                return Role(found, found.officer and found.active)
+            return Role(None, not any(m.officer and m.active for m in members))
         if actor.user_id is None:
             return Role(None, False)
         member = await tx.member_of_user(club_id, actor.user_id)
@@ -394,6 +469,10 @@ class ClubService:
 
     async def _reader(self, tx: ClubTx, actor: Actor, club_id: int) -> Role:
         role = await self._role(tx, actor, club_id)
+        if actor.console and role.member is None:
+            # The command line without a member's name: whoever runs it has the database, he
+            # reads everything (with ``--as NAME`` he reads as that member).
+            return Role(None, True)
         if not role.officer and role.member is None:
             raise ClubError("forbidden", "only the club's members may see that")
         return role
@@ -445,8 +524,7 @@ class ClubService:
         self,
         tx: ClubTx,
         club_id: int,
-        actor: Actor,
-        role: Role,
+        by: tuple[Actor, Role],
         action: str,
         subject: str,
         *,
@@ -456,6 +534,7 @@ class ClubService:
         after: Any = None,
         reason: str | None = None,
     ) -> None:
+        actor, role = by
         await tx.audit(
             club_id,
             actor=self._who(actor, role),
@@ -504,7 +583,7 @@ class ClubService:
                     officer=True,
                 )
             role = Role(member, True)
-            await self._audit(tx, club.id, actor, role, "club.create", f"club {name}")
+            await self._audit(tx, club.id, (actor, role), "club.create", f"club {name}")
             return club
 
         return await self._write(work)
@@ -565,8 +644,7 @@ class ClubService:
                 await self._audit(
                     tx,
                     club_id,
-                    actor,
-                    role,
+                    (actor, role),
                     "club.update",
                     f"club {club.name}",
                     before={k: getattr(club, k) for k in values},
@@ -604,8 +682,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club_id,
-                actor,
-                role,
+                (actor, role),
                 "member.add",
                 f"member {name}",
                 after={"email": address, "officer": officer, "account": account},
@@ -675,8 +752,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club_id,
-                actor,
-                role,
+                (actor, role),
                 "member.update",
                 f"member {member.name}",
                 before={
@@ -808,8 +884,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club_id,
-                actor,
-                role,
+                (actor, role),
                 "season.create",
                 f"season {season.name}",
                 season_id=season.id,
@@ -840,8 +915,7 @@ class ClubService:
             await self._audit(
                 tx,
                 season.club_id,
-                actor,
-                role,
+                (actor, role),
                 "season.update",
                 f"season {season.name}",
                 season_id=season_id,
@@ -936,8 +1010,7 @@ class ClubService:
             await self._audit(
                 tx,
                 season.club_id,
-                actor,
-                role,
+                (actor, role),
                 "calendar.create",
                 f"season {season.name}: {len(out)} evenings",
                 season_id=season_id,
@@ -970,8 +1043,7 @@ class ClubService:
             await self._audit(
                 tx,
                 season.club_id,
-                actor,
-                role,
+                (actor, role),
                 "evening.add",
                 f"evening {day}",
                 season_id=season_id,
@@ -1040,8 +1112,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "evening.update",
                 f"evening {ev.date}",
                 season_id=season.id,
@@ -1066,8 +1137,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "evening.delete",
                 f"evening {state.evening.date}",
                 season_id=season.id,
@@ -1106,8 +1176,7 @@ class ClubService:
         return await self._read(work)
 
     async def calendar_ics(self, season_id: int, lang: str = "it") -> str:
-        from .texts import evening_description, evening_summary
-
+        lang = check_lang(lang)
         club, season, evenings = await self.calendar(season_id)
         tz = cal.zone(club.timezone)
         events = []
@@ -1149,15 +1218,27 @@ class ClubService:
         """Register a player present (T30: 20:30-20:45 by default). After the window the
         registration is refused, unless an officer overrides it with a reason; a member may
         register himself, in the window only. ``at``: when (default now)."""
+        return (await self.checkins(actor, evening_id, [who], at=at, override=override))[0]
+
+    async def checkins(
+        self,
+        actor: Actor,
+        evening_id: int,
+        players: Sequence[int | str],
+        *,
+        at: datetime | None = None,
+        override: str | None = None,
+    ) -> list[CheckinInfo]:
+        """Several players registered at once, in one transaction: one refused (unknown, late,
+        already registered...) and none is registered."""
         when = at or self.clock()
         reason = _clean(override) or None
+        if not players:
+            raise bad("name the players to register")
 
-        async def work(tx: ClubTx) -> CheckinInfo:
+        async def work(tx: ClubTx) -> list[CheckinInfo]:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._role(tx, actor, club.id)
-            member = await self._member(tx, club.id, who)
-            if not role.officer and role.member_id != member.id:
-                raise ClubError("forbidden", "only an officer may register another player")
             ev = state.evening
             if ev.status == "cancelled":
                 raise conflict(f"the evening of {ev.date} is cancelled")
@@ -1166,49 +1247,63 @@ class ClubService:
                     f"the seats of {ev.date} are already drawn: undo the draw (no result"
                     " entered yet) to admit another player"
                 )
-            if not member.active:
-                raise bad(f"{member.name} is not an active member")
-            if any(c.member_id == member.id for c in state.checkins):
-                raise conflict(f"{member.name} is already registered")
             opens, closes = self._window(ev, season, club)
             early, late = when < opens, when > closes
-            if (early or late) and not (role.officer and reason):
-                local = when.astimezone(opens.tzinfo).strftime("%Y-%m-%d %H:%M")
-                window = f"{opens:%H:%M}-{closes:%H:%M} on {ev.date}"
-                if late:
-                    raise ClubError(
-                        "late",
-                        f"{member.name} arrived at {local}, after the check-in window"
-                        f" ({window}): late players do not play, unless an officer overrides"
-                        " with a reason",
-                    )
-                raise conflict(f"check-in is open {window}, not at {local}")
-            override_by = self._who(actor, role) if (early or late) else None
-            await tx.add_checkin(
-                evening_id,
-                member.id,
-                at=when,
-                late=late,
-                recorded_by=self._who(actor, role),
-                override_by=override_by,
-                override_reason=reason if override_by else None,
-            )
-            if override_by:
-                await self._audit(
-                    tx,
-                    club.id,
-                    actor,
-                    role,
-                    "checkin.override",
-                    f"evening {ev.date}: {member.name}",
-                    season_id=season.id,
-                    evening_id=evening_id,
-                    after={"member": member.name, "at": when.isoformat(), "late": late},
-                    reason=reason,
+            registered = {c.member_id for c in state.checkins}
+            out = []
+            for who in players:
+                member = await self._member(tx, club.id, who)
+                if not role.officer and role.member_id != member.id:
+                    raise ClubError("forbidden", "only an officer may register another player")
+                if not member.active:
+                    raise bad(f"{member.name} is not an active member")
+                if member.id in registered:
+                    raise conflict(f"{member.name} is already registered")
+                registered.add(member.id)
+                if (early or late) and not (role.officer and reason):
+                    local = when.astimezone(opens.tzinfo).strftime("%Y-%m-%d %H:%M")
+                    window = f"{opens:%H:%M}-{closes:%H:%M} on {ev.date}"
+                    if late:
+                        raise ClubError(
+                            "late",
+                            f"{member.name} arrived at {local}, after the check-in window"
+                            f" ({window}): late players do not play, unless an officer"
+                            " overrides with a reason",
+                        )
+                    raise conflict(f"check-in is open {window}, not at {local}")
+                override_by = self._who(actor, role) if (early or late) else None
+                await tx.add_checkin(
+                    evening_id,
+                    member.id,
+                    at=when,
+                    late=late,
+                    recorded_by=self._who(actor, role),
+                    override_by=override_by,
+                    override_reason=reason if override_by else None,
                 )
-            return CheckinInfo(
-                member.id, when, late, self._who(actor, role), override_by, override_by and reason
-            )
+                if override_by:
+                    await self._audit(
+                        tx,
+                        club.id,
+                        (actor, role),
+                        "checkin.override",
+                        f"evening {ev.date}: {member.name}",
+                        season_id=season.id,
+                        evening_id=evening_id,
+                        after={"member": member.name, "at": when.isoformat(), "late": late},
+                        reason=reason,
+                    )
+                out.append(
+                    CheckinInfo(
+                        member.id,
+                        when,
+                        late,
+                        self._who(actor, role),
+                        override_by,
+                        override_by and reason,
+                    )
+                )
+            return out
 
         return await self._write(work)
 
@@ -1227,8 +1322,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "checkin.remove",
                 f"evening {state.evening.date}: {member.name}",
                 season_id=season.id,
@@ -1289,8 +1383,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "evening.draw",
                 f"evening {ev.date}: {len(players)} players",
                 season_id=season.id,
@@ -1326,8 +1419,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "evening.undo_draw",
                 f"evening {state.evening.date}",
                 season_id=season.id,
@@ -1397,6 +1489,7 @@ class ClubService:
             for number, seats in enumerate(tables, 1):
                 who = [await self._member(tx, club.id, w) for w in seats]
                 line_names = [EntrantId(m.name) for m in who]
+                lines: tuple[tuple[EntrantId, ...], tuple[EntrantId, ...]]
                 if len(line_names) == 4:
                     lines = ((line_names[0], line_names[2]), (line_names[1], line_names[3]))
                 elif len(line_names) == 2:
@@ -1422,8 +1515,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "seating.set",
                 f"evening {ev.date}: game {game}",
                 season_id=season.id,
@@ -1523,8 +1615,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "rest.change",
                 f"evening {state.evening.date}: game {game}",
                 season_id=season.id,
@@ -1578,35 +1669,53 @@ class ClubService:
         evening_id: int,
         game: int,
         table: int,
+        *,
         ns: int,
         ew: int,
-        *,
         smazzate: Sequence[Sequence[int]] | None = None,
         timed_out: int | None = None,
     ) -> EveningView:
         """A table's result: the two lines' scores (NS, EW) of the game, and optionally its
         smazzate, which must add up to them. When the game is complete the next one is drawn;
         after the last game the evening is finished."""
-        rows = self._check_result(ns, ew, smazzate, timed_out)
+        return await self.enter_results(
+            actor, evening_id, game, [ResultInput(table, ns, ew, smazzate, timed_out)]
+        )
+
+    async def enter_results(
+        self, actor: Actor, evening_id: int, game: int, results: Sequence[ResultInput]
+    ) -> EveningView:
+        """Several tables' results of one game at once, in one transaction: one bad result
+        (an unknown table, a score that is not a multiple of 5, smazzate that do not add up,
+        a table already entered) and none is stored."""
+        if not results:
+            raise bad("no result given")
+        rows = [self._check_result(r.ns, r.ew, r.smazzate, r.timed_out) for r in results]
+        tables = [r.table for r in results]
+        if len(set(tables)) != len(tables):
+            raise bad("a table's result is given twice")
 
         async def work(tx: ClubTx) -> EveningView:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._officer(tx, actor, club.id)
-            current = self._table(state, game, table)
-            if current.result(table) is not None:
-                raise conflict(
-                    f"game {game}, table {table} already has a result: correct it with a reason"
+            for r in results:
+                current = self._table(state, game, r.table)
+                if current.result(r.table) is not None:
+                    raise conflict(
+                        f"game {game}, table {r.table} already has a result:"
+                        " correct it with a reason"
+                    )
+            for r, checked in zip(results, rows, strict=True):
+                await tx.set_result(
+                    evening_id,
+                    game,
+                    r.table,
+                    ns=r.ns,
+                    ew=r.ew,
+                    smazzate=checked,
+                    timed_out=r.timed_out,
+                    entered_by=self._who(actor, role),
                 )
-            await tx.set_result(
-                evening_id,
-                game,
-                table,
-                ns=ns,
-                ew=ew,
-                smazzate=rows,
-                timed_out=timed_out,
-                entered_by=self._who(actor, role),
-            )
             await self._after_result(tx, evening_id, season, club)
             return await self._evening_view(tx, evening_id)
 
@@ -1640,9 +1749,9 @@ class ClubService:
         evening_id: int,
         game: int,
         table: int,
+        *,
         ns: int,
         ew: int,
-        *,
         reason: str,
         smazzate: Sequence[Sequence[int]] | None = None,
         timed_out: int | None = None,
@@ -1685,8 +1794,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "result.correct",
                 f"evening {state.evening.date}: game {game}, table {table}",
                 season_id=season.id,
@@ -1761,8 +1869,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "check.confirm",
                 f"evening {state.evening.date}: game {check.game}, table {check.table_no}",
                 season_id=season.id,
@@ -1944,15 +2051,14 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "fee.payment",
                 f"{member.name}: {fee.euros(amount_cents)}",
                 season_id=season_id,
                 after={"member": member.name, "cents": amount_cents, "paid_on": str(day)},
                 reason=_clean(note) or None,
             )
-            return (await self._fees(tx, club, season)).account(member.name)
+            return (await self._fees(tx, club, season, prizes=False)).account(member.name)
 
         return await self._write(work)
 
@@ -1989,15 +2095,14 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "fee.adjust",
                 f"{member.name}: {fee.euros(amount_cents)}",
                 season_id=season_id,
                 after={"member": member.name, "cents": amount_cents, "due_on": str(day)},
                 reason=_clean(reason),
             )
-            return (await self._fees(tx, club, season)).account(member.name)
+            return (await self._fees(tx, club, season, prizes=False)).account(member.name)
 
         return await self._write(work)
 
@@ -2018,7 +2123,11 @@ class ClubService:
 
         return await self._read(work)
 
-    async def _fees(self, tx: ClubTx, club: ClubInfo, season: SeasonInfo) -> fee.FeesReport:
+    async def _fees(
+        self, tx: ClubTx, club: ClubInfo, season: SeasonInfo, *, prizes: bool = True
+    ) -> fee.FeesReport:
+        """Every member's account; ``prizes``: with the value of the prizes so far (it needs
+        the standings)."""
         names = await self._names(tx, club.id)
         attendance: dict[str, list[date]] = {}
         for e in await tx.evenings(season.id):
@@ -2035,11 +2144,13 @@ class ClubService:
             payments.setdefault(names[p.member_id], []).append(
                 fee.Payment(p.paid_on, p.amount_cents, p.note)
             )
-        prizes = _prizes(await self._standings(tx, club, season, None), ())
+        value = 0
+        if prizes:
+            value = _prizes(await self._standings(tx, club, season, None), ()).total_cents
         return fee.FeesReport(
             fee.accounts(attendance, adjustments, payments, season.monthly_fee_cents),
             season.pool_share_cents,
-            prizes.total_cents,
+            value,
         )
 
     # ---------------------------------------------------------------------------- prizes
@@ -2102,8 +2213,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club.id,
-                actor,
-                role,
+                (actor, role),
                 "season.close",
                 f"season {season.name}: prizes awarded",
                 season_id=season_id,
@@ -2119,6 +2229,88 @@ class ClubService:
             return _prizes(standings, await tx.prizes(season_id))
 
         return await self._write(work)
+
+    # ---------------------------------------------------------------------------- reports
+
+    async def member_report(
+        self, actor: Actor | None, season_id: int, who: int | str
+    ) -> MemberReport:
+        """One member's season: each finished evening (place, VP, MP, points, rests, late),
+        his standing, weekly and season prizes, and his fees account. Officers see anyone's;
+        a member sees his own."""
+
+        async def work(tx: ClubTx) -> MemberReport:
+            season = await self._season(tx, season_id)
+            club = await self._club(tx, season.club_id)
+            member = await self._member(tx, club.id, who)
+            if actor is not None:
+                role = await self._reader(tx, actor, club.id)
+                if not role.officer and role.member_id != member.id:
+                    raise ClubError("forbidden", "a member sees only his own report")
+            standings = await self._standings(tx, club, season, None)
+            prizes = _prizes(standings, ())
+            rows: list[MemberEvening] = []
+            for e in standings.counted:
+                assert e.ranking is not None
+                state = await tx.evening_state(e.info.id)
+                assert state is not None
+                late = any(c.member_id == member.id and c.late for c in state.checkins)
+                found = next((r for r in e.ranking.rows if r.player == member.name), None)
+                rows.append(MemberEvening(e, found, late))
+            report = await self._fees(tx, club, season, prizes=False)
+            account = next((a for a in report.accounts if a.member == member.name), None)
+            return MemberReport(
+                club=club,
+                season=season,
+                member=member.name,
+                standing=next((r for r in standings.rows if r.player == member.name), None),
+                evenings=tuple(rows),
+                weekly=tuple(w for w in prizes.weekly if w.player == member.name),
+                season_prize=next((p for p in prizes.season if p.player == member.name), None),
+                account=account,
+            )
+
+        return await self._read(work)
+
+    async def club_report(self, actor: Actor | None, season_id: int) -> ClubReport:
+        """The club's season for its officers: the calendar with attendance and each
+        evening's best, the standings, fees and pool, prizes, corrections."""
+
+        async def work(tx: ClubTx) -> ClubReport:
+            season = await self._season(tx, season_id)
+            club = await self._club(tx, season.club_id)
+            if actor is not None:
+                await self._officer(tx, actor, club.id)
+            standings = await self._standings(tx, club, season, None)
+            summaries = []
+            for e in standings.evenings:
+                state = await tx.evening_state(e.info.id)
+                assert state is not None
+                summaries.append(
+                    EveningSummary(
+                        e,
+                        len(e.info.stations or ()),
+                        sum(1 for c in state.checkins if c.late),
+                        () if e.ranking is None else tuple(e.ranking.best),
+                    )
+                )
+            corrections = [
+                a
+                for a in await tx.audit_trail(club.id, season_id=season_id)
+                if a.action == "result.correct"
+            ]
+            return ClubReport(
+                club=club,
+                season=season,
+                evenings=tuple(summaries),
+                standings=standings,
+                fees=await self._fees(tx, club, season),
+                prizes=_prizes(standings, await tx.prizes(season_id)),
+                corrections=len(corrections),
+                members=sum(1 for m in await tx.members(club.id) if m.active),
+            )
+
+        return await self._read(work)
 
     # ---------------------------------------------------------------------------- audit
 
@@ -2160,8 +2352,7 @@ class ClubService:
             await self._audit(
                 tx,
                 club_id,
-                actor,
-                role,
+                (actor, role),
                 f"mail.{what}",
                 f"{len(recipients)} recipients",
                 season_id=season_id,
@@ -2336,8 +2527,8 @@ def _prizes(standings: StandingsView, awarded: Sequence[PrizeInfo]) -> PrizesRep
     if standings.rows:
         ranking = Standings.from_totals(Total(r.player, vp=r.points) for r in standings.rows)
         shares = ranking.prizes(amounts + [0] * len(ranking.rows))
-        for row in standings.rows:
-            if row.place <= 3:
-                value = shares.get(row.player, Fraction(0))
-                top.append(SeasonPrize(row.place, row.player, row.points, round(value)))
+        for srow in standings.rows:
+            if srow.place <= 3:
+                value = shares.get(srow.player, Fraction(0))
+                top.append(SeasonPrize(srow.place, srow.player, srow.points, round(value)))
     return PrizesReport(tuple(weekly), tuple(top), tuple(awarded))

@@ -9,6 +9,8 @@ the fees) is computed in ``burraco.club`` from these rows with ``burraco.tournam
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -34,6 +36,12 @@ def _aware(moment: datetime) -> datetime:
 
 def _maybe(moment: datetime | None) -> datetime | None:
     return None if moment is None else _aware(moment)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """What is stored: UTC (SQLite keeps no offset, so a local time would be read back
+    wrong)."""
+    return None if moment is None else _aware(moment).astimezone(UTC)
 
 
 # ------------------------------------------------------------------------------ the records
@@ -395,6 +403,9 @@ def _prize(row: m.ClubPrize) -> PrizeInfo:
 
 # ------------------------------------------------------------------------------ the store
 
+_SQLITE_WRITES: weakref.WeakKeyDictionary[Store, asyncio.Lock] = weakref.WeakKeyDictionary()
+"""One lock per SQLite store: its club write transactions take turns (see ``write``)."""
+
 
 class ClubStore:
     """The club manager's transactions on the platform's database."""
@@ -404,7 +415,17 @@ class ClubStore:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[ClubTx]:
-        """One transaction: committed at the end of the block, rolled back if it raises."""
+        """One transaction: committed at the end of the block, rolled back if it raises.
+
+        PostgreSQL serialises two changes of one evening with a row lock (``evening(...,
+        lock=True)``). SQLite cannot upgrade two concurrent readers to writers (one of them
+        fails with "database is locked"), so on SQLite the club's write transactions of one
+        process take turns."""
+        if self.store.dialect == "sqlite":
+            lock = _SQLITE_WRITES.setdefault(self.store, asyncio.Lock())
+            async with lock, self.store.sessions.begin() as session:
+                yield ClubTx(session)
+            return
         async with self.store.sessions.begin() as session:
             yield ClubTx(session)
 
@@ -564,6 +585,9 @@ class ClubTx:
     async def update_evening(self, evening_id: int, **values: Any) -> None:
         if "stations" in values and values["stations"] is not None:
             values["stations"] = list(values["stations"])
+        for key in ("drawn_at", "published_at"):
+            if key in values:
+                values[key] = _utc(values[key])
         await self.session.execute(
             update(m.ClubEvening).where(m.ClubEvening.id == evening_id).values(**values)
         )
@@ -613,7 +637,7 @@ class ClubTx:
             m.ClubCheckin(
                 evening_id=evening_id,
                 member_id=member_id,
-                at=at,
+                at=_utc(at),
                 late=late,
                 recorded_by=recorded_by,
                 override_by=override_by,
@@ -687,7 +711,7 @@ class ClubTx:
         await self.session.execute(
             update(m.ClubGame)
             .where(m.ClubGame.evening_id == evening_id, m.ClubGame.number == number)
-            .values(started_at=at)
+            .values(started_at=_utc(at))
         )
 
     async def set_result(
