@@ -129,3 +129,10 @@ def test_amounts_in_euros(text: str, cents: int) -> None:
 def test_bad_amounts(text: str) -> None:
     with pytest.raises(ClubError, match="not an amount of euros"):
         fees.parse_euros(text)
+
+
+def test_csv_cells_that_look_like_formulas_are_quoted() -> None:
+    from burraco.club.export import _csv
+
+    text = _csv(["name", "mp"], [["=HYPERLINK(1)", -120], ["@cmd", "-35"], ["Anna", 10]])
+    assert text.splitlines() == ["name,mp", "'=HYPERLINK(1),-120", "'@cmd,-35", "Anna,10"]

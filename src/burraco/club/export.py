@@ -22,11 +22,25 @@ from .texts import evening_description, rules_text, t, type_name
 # ------------------------------------------------------------------------------ CSV
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A text cell that a spreadsheet would read as a formula (a member named ``=HYPERLINK(..)``)
+    is quoted with a leading apostrophe, as OWASP advises; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
+
 def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([_cell(v) for v in row] for row in rows)
     return out.getvalue()
 
 
