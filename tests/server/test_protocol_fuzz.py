@@ -34,6 +34,8 @@ from burraco.server.protocol import (
     Leave,
     Ping,
     ProtocolError,
+    UnwatchTournament,
+    WatchTournament,
     decode,
     encode,
 )
@@ -272,7 +274,20 @@ def test_error_codes_are_the_documented_ones() -> None:
 # ----------------------------------------------------------------- decoding: property (fuzzing)
 
 KEYS = ("type", "table", "last_seq", "action", "text", "t", "ref")
-TYPES = ("join", "leave", "act", "chat", "ping", "welcome", "error", "", "JOIN", "act ")
+TYPES = (
+    "join",
+    "leave",
+    "act",
+    "chat",
+    "ping",
+    "watch_tournament",
+    "unwatch_tournament",
+    "welcome",
+    "error",
+    "",
+    "JOIN",
+    "act ",
+)
 
 json_scalars = (
     st.none()
@@ -291,6 +306,7 @@ json_values = st.recursive(
 plausible = {
     "type": st.sampled_from(TYPES) | json_values,
     "table": st.sampled_from(("abc", "x" * 16, "x" * 17, "", "a b", "../x")) | json_values,
+    "tournament": st.sampled_from(("abc", "x" * 17, "", "a b")) | json_values,
     "last_seq": st.integers(min_value=-5, max_value=10**20) | json_values,
     "action": st.sampled_from(("0 draw", "1 discard KC", "0 open 5H 6H 7H", "²", "draw"))
     | st.text(max_size=40)
@@ -318,6 +334,8 @@ def check_decoded(message: ClientMessage) -> None:
         assert message.text.isprintable() and message.text == message.text.strip()
     elif isinstance(message, Ping):
         assert message.t is None or (type(message.t) is float and math.isfinite(message.t))
+    elif isinstance(message, WatchTournament | UnwatchTournament):
+        assert TABLE_ID.fullmatch(message.tournament)
     else:
         assert isinstance(message, Leave)
 
@@ -463,6 +481,10 @@ def check_answers(table: Table, frame: str | bytes, answers: list[dict[str, Any]
         assert errors == [expected.code], (frame, answers)
     elif isinstance(expected, Ping):
         assert any(m["type"] == "pong" and m["t"] == expected.t for m in answers), answers
+    elif isinstance(expected, WatchTournament):
+        assert errors == ["no_such_tournament"], (frame, answers)
+    elif isinstance(expected, UnwatchTournament):
+        assert errors == [], (frame, answers)
     elif expected.table != table.id:
         assert errors == ["no_such_table" if isinstance(expected, Join) else "not_joined"]
     elif isinstance(expected, Join):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from burraco.store import Store, UserInfo
 
@@ -14,6 +15,9 @@ from .config import ServerConfig
 from .connection import Connection
 from .table import TableActor, TableError
 from .tableconfig import TableConfig
+
+if TYPE_CHECKING:
+    from .tournaments import TournamentManager
 
 log = logging.getLogger("burraco.hub")
 
@@ -31,6 +35,9 @@ class Hub:
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
         self._lock = asyncio.Lock()
+        self.finish_listeners: list[Callable[[TableActor, dict[str, Any]], None]] = []
+        """Told of every match that ends (the table, its ``match_end`` payload)."""
+        self.tournaments: TournamentManager | None = None
 
     async def recover(self) -> int:
         """Resume every table that was open or in play when the server stopped."""
@@ -87,6 +94,10 @@ class Hub:
             self.tables[table_id] = actor
             actor.start()
             return actor
+
+    def table_finished(self, actor: TableActor, result: dict[str, Any]) -> None:
+        for listener in self.finish_listeners:
+            listener(actor, result)
 
     def lobby(self) -> list[dict[str, Any]]:
         """Public tables that have not finished, with their free seats."""

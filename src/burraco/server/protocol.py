@@ -50,6 +50,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     STALE = "stale"
     CHAT_INVALID = "chat_invalid"
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
     SERVER_ERROR = "server_error"
 
 
@@ -109,7 +110,19 @@ class Ping:
     t: float | None
 
 
-ClientMessage = Join | Leave | Act | Chat | Ping
+@dataclass(frozen=True, slots=True)
+class WatchTournament:
+    """Receive the tournament now and every time it changes (``tournament`` messages)."""
+
+    tournament: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnwatchTournament:
+    tournament: str
+
+
+ClientMessage = Join | Leave | Act | Chat | Ping | WatchTournament | UnwatchTournament
 
 
 def _field(data: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
@@ -188,6 +201,13 @@ def decode(frame: str | bytes) -> ClientMessage:
         return Chat(_table(data), cleaned)
     if kind == "ping":
         return Ping(_field(data, "t", float, optional=True))
+    if kind in ("watch_tournament", "unwatch_tournament"):
+        tournament: str = _field(data, "tournament", str)
+        if not TABLE_ID.fullmatch(tournament):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "'tournament' is not a tournament id")
+        if kind == "watch_tournament":
+            return WatchTournament(tournament)
+        return UnwatchTournament(tournament)
     if kind is None:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "'type' is missing", ref=_ref(data))
     raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {str(kind)[:40]!r}")

@@ -16,7 +16,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias
 
 from burraco.engine import Action, IllegalActionError, NotationError, Rules, Smazzata
 from burraco.engine.actions import DISCARD
@@ -35,7 +35,7 @@ from .connection import Connection
 from .fairness import CommittedDeck, commitment_of, deck_text, fresh_deck, random_seat
 from .protocol import ErrorCode, ProtocolError, encode
 from .tableconfig import TableConfig
-from .wire import events_for, score_json
+from .wire import ViewJson, events_for, score_json
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -83,14 +83,12 @@ class SeatState:
         }
 
 
-@dataclass
-class Stored:
-    """A numbered event, encoded: its public form and the forms private to some seats
-    (without the views, which only the live message carries)."""
-
-    seq: int
-    public: str
-    private: dict[int, str]
+Stored: TypeAlias = tuple[int, str, tuple[str, ...]]
+"""A numbered event, encoded: ``(seq, public, private)``, its number, its public form and the
+forms private to each seat, by seat (empty when every seat sees the public form); without the
+views, which only the live message carries. A plain tuple of numbers and strings, which the
+garbage collector stops tracking: a busy server keeps hundreds of thousands of them, and a full
+collection that scans them all stalls every table."""
 
 
 @dataclass
@@ -129,6 +127,7 @@ class TableActor:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._bot_pending: int | None = None
         self._task: asyncio.Task[None] | None = None
+        self._view_json = ViewJson()
 
     # ------------------------------------------------------------------------- the actor
 
@@ -167,6 +166,7 @@ class TableActor:
             "bot_move": self._bot_move,
             "deal": self._deal_next,
             "resume": self._resume,
+            "start": self._start_command,
         }
         while True:
             command = await self.queue.get()
@@ -256,7 +256,7 @@ class TableActor:
             "you": seat,
             "info": self.info_json(),
             "match": self._match_json(),
-            "view": None if view is None else view.to_json(),
+            "view": None if view is None else self._view_json(view),
             "legal": self._legal(seat),
             "clock": self._clock_json(now),
             "commitment": self.decks[-1].commitment if self.decks and self.state else None,
@@ -292,7 +292,8 @@ class TableActor:
         if private is not None:
             cores = {s: base | private(s) for s in (SPECTATOR, *range(self.rules.players))}
         public = cores.pop(SPECTATOR, base)
-        self.memory.append(Stored(seq, encode(public), {s: encode(c) for s, c in cores.items()}))
+        private_texts = tuple(encode(cores[s]) for s in range(self.rules.players)) if cores else ()
+        self.memory.append((seq, encode(public), private_texts))
         now = time.time()
         sent: dict[tuple[int | None, int | None], str] = {}
         for conn, watched in list(self.watchers.items()):
@@ -312,7 +313,7 @@ class TableActor:
         """What a live event adds for a watcher: its view, its legal actions, the clocks."""
         view = self._view(seat)
         return {
-            "view": None if view is None else view.to_json(),
+            "view": None if view is None else self._view_json(view),
             "legal": self._legal(seat),
             "clock": self._clock_json(now),
         }
@@ -352,12 +353,9 @@ class TableActor:
             )
             last_seq = None
         if last_seq is not None and self._can_resend(last_seq):
-            for stored in self.memory:
-                if stored.seq > last_seq:
-                    if seat is not None:
-                        conn.send(stored.private.get(seat, stored.public))
-                    else:
-                        conn.send(stored.public)
+            for seq, public, private in self.memory:
+                if seq > last_seq:
+                    conn.send(private[seat] if seat is not None and private else public)
             synced = {"type": "synced", "table": self.id, "seq": self.seq}
             conn.send(encode(synced | self._extras(seat, time.time())))
         else:
@@ -369,7 +367,7 @@ class TableActor:
             return True
         if not self.memory:
             return False
-        return self.memory[0].seq <= last_seq + 1
+        return self.memory[0][0] <= last_seq + 1
 
     async def _leave(self, command: Command) -> None:
         conn = command.conn
@@ -393,7 +391,7 @@ class TableActor:
         if holder.connections == 0:
             if self.status == "playing" and holder.user_id is not None:
                 holder.away_since = time.time()
-                grace = self.hub.config.disconnect_grace
+                grace = self._away_grace()
                 self._set_timer(f"away{seat}", grace, ("away", seat))
                 self._publish(
                     "away",
@@ -408,6 +406,23 @@ class TableActor:
 
     def _seats_json(self) -> list[dict[str, Any]]:
         return [s.json(i) for i, s in enumerate(self.seats)]
+
+    def _away_grace(self) -> float:
+        seconds = self.config.absent_seconds
+        return self.hub.config.disconnect_grace if seconds is None else seconds
+
+    def _absent_at_start(self) -> None:
+        """A tournament table starts without waiting: whoever is not at it is away at once,
+        with the usual deadline (then a bot plays his seat, or his line forfeits)."""
+        now = time.time()
+        for seat, holder in enumerate(self.seats):
+            if holder.user_id is not None and holder.connections == 0:
+                holder.away_since = now
+                grace = self._away_grace()
+                self._set_timer(f"away{seat}", grace, ("away", seat))
+                self._publish(
+                    "away", {"seat": seat, "deadline": now + grace, "seats": self._seats_json()}
+                )
 
     # ----------------------------------------------------------------------------- seating
 
@@ -472,6 +487,8 @@ class TableActor:
         user: UserInfo = command.data["user"]
         if self.status != "finished":
             raise TableError("not_finished", "a rematch starts after the match has ended")
+        if self.config.tournament is not None:
+            raise TableError("forbidden", "a tournament table plays one match")
         if self.seat_of(user) is None:
             raise TableError("not_seated", "only the players can ask for a rematch")
         self.match_no += 1
@@ -498,7 +515,14 @@ class TableActor:
                 line_of = (0, 1, 0, 1)
             self.clock = RoundClock.start_round(self.control, line_of)
         self._publish("started", {"match_no": self.match_no, "seats": self._seats_json()})
+        if self.config.tournament is not None:
+            self._absent_at_start()
         await self._deal()
+
+    async def _start_command(self, command: Command) -> dict[str, Any]:
+        """Start a table whose seats were all filled in the store (tournament tables)."""
+        await self._start_if_full()
+        return self.info_json()
 
     # ------------------------------------------------------------------------------ dealing
 
@@ -691,11 +715,13 @@ class TableActor:
             "winner": match.winner,
             "ended": ended,
         }
-        if match.sides == 2 and ended == "timeout" and timed_out_line is not None:
+        if match.sides == 2 and ended in ("timeout", "forfeit") and timed_out_line is not None:
             table = vp_table("VP-3")
             technical = technical_score(match.totals, timed_out_line, table)
             result |= {"mp": list(technical.mp), "vp": list(technical.vp), "technical": True}
             result["winner"] = 1 - timed_out_line
+        elif ended == "forfeit":  # nobody came to the table: neither line wins
+            result["winner"] = None
         elif match.sides == 2 and self.rules.smazzate in (2, 3, 4):
             rs = match.round_score()
             result |= {"mp": list(rs.mp), "vp": list(rs.vp)}
@@ -711,6 +737,7 @@ class TableActor:
         await self.hub.store.set_status(self.id, "finished")
         self._publish("match_end", result)
         self.hub.bots.forget_table(self.id)
+        self.hub.table_finished(self, result)
 
     def record(self, names: list[str], *, timed_out_seat: int | None) -> Record:
         hands = list(self.hands)
@@ -791,6 +818,9 @@ class TableActor:
             seat = payload[1]
             holder = self.seats[seat]
             if holder.away_since is not None and holder.connections == 0:
+                if self.config.absent == "forfeit":
+                    await self._forfeit(seat)
+                    return
                 holder.substitute = self.hub.config.substitute_bot
                 self._publish("substitute", {"seat": seat, "seats": self._seats_json()})
                 self._maybe_bot()
@@ -830,6 +860,22 @@ class TableActor:
         await self._finish(
             "timeout", timed_out_line=line if self.match.sides == 2 else None, timed_out_seat=seat
         )
+
+    async def _forfeit(self, seat: int) -> None:
+        """``absent = forfeit``: the away player's line loses with the technical score of T14;
+        when nobody of the other line is at the table either, neither line wins."""
+        state, match = self.state, self.match
+        if state is None or match is None or self.status != "playing" or match.sides != 2:
+            return
+        line = state.line_of[seat]
+        others = [
+            h
+            for s, h in enumerate(self.seats)
+            if state.line_of[s] != line and h.user_id is not None
+        ]
+        both = bool(others) and all(h.away_since is not None for h in others)
+        self._publish("forfeit", {"seat": seat, "line": None if both else line})
+        await self._finish("forfeit", timed_out_line=None if both else line, timed_out_seat=seat)
 
     def _bot_for(self, seat: int) -> str | None:
         holder = self.seats[seat]
@@ -987,6 +1033,6 @@ class TableActor:
         for seat, holder in enumerate(self.seats):
             if holder.user_id is not None and holder.connections == 0:
                 holder.away_since = now
-                self._set_timer(f"away{seat}", self.hub.config.disconnect_grace, ("away", seat))
+                self._set_timer(f"away{seat}", self._away_grace(), ("away", seat))
         self._publish("resumed", {"number": self.number}, views=True)
         self._after_change()

@@ -26,6 +26,14 @@ class TableConfig:
     public: bool = True
     between_smazzate: float = 4.0
     """Seconds between a smazzata's end and the next deal (the clocks are stopped, T7)."""
+    tournament: str | None = None
+    """The tournament the table is played for (set by the server, never by the lobby). A
+    tournament table counts a player who is not at the table when it starts as away."""
+    absent: str = "bot"
+    """When an away player's deadline passes: ``bot`` (a bot plays his seat until he is back)
+    or ``forfeit`` (his line loses with the technical score of T14)."""
+    absent_seconds: float | None = None
+    """The away deadline (None: the server's ``disconnect_grace``)."""
 
     def ruleset(self) -> Rules:
         overrides = {k: coerce_option(k, v) for k, v in self.options.items()}
@@ -48,6 +56,9 @@ class TableConfig:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        for name in ("tournament", "absent", "absent_seconds"):  # tournament tables only
+            if data[name] == TableConfig.__dataclass_fields__[name].default:
+                del data[name]
         data["options"] = {
             k: option_to_toml(k, coerce_option(k, v)) for k, v in self.options.items()
         }

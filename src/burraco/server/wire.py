@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,7 @@ from burraco.engine.events import (
 from burraco.engine.melds import Meld
 from burraco.engine.rules import Rules
 from burraco.engine.scoring import SmazzataScore
-from burraco.engine.views import visible_to
+from burraco.engine.views import SeatView, visible_to
 
 
 def meld_json(number: int, meld: Meld) -> dict[str, Any]:
@@ -86,6 +87,34 @@ def score_json(number: int, score: SmazzataScore) -> dict[str, Any]:
         "lines": [{**line.as_json(), "burrachi": list(line.burrachi)} for line in score.lines],
         "result": list(score.result),
     }
+
+
+class ViewJson:
+    """``SeatView.to_json`` for one table's views, with the melds built once per change.
+
+    The ``lines`` of a view (every meld on the table, with its notation and points) are public
+    and the same in every seat's view; they are most of the cost of a view's JSON and change
+    only when a meld is laid or extended. This keeps the last ``lines`` with what they were
+    built from (melds, taken pozzetti, lines; equal melds give equal JSON) and gives every other
+    view the same list: the result equals ``view.to_json()``."""
+
+    __slots__ = ("_empty", "_key", "_lines")
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._lines: list[dict[str, Any]] = []
+        self._empty: tuple[tuple[Meld, ...], ...] = ()
+
+    def __call__(self, view: SeatView) -> dict[str, Any]:
+        key = (view.rules, view.line_of, view.taken, view.melds)
+        if key != self._key:
+            out = view.to_json()
+            self._key, self._lines = key, out["lines"]
+            self._empty = tuple(() for _ in view.melds)
+            return out
+        out = dataclasses.replace(view, melds=self._empty).to_json()
+        out["lines"] = self._lines
+        return out
 
 
 def _card(card: object | None) -> str | None:

@@ -17,6 +17,16 @@ from .store import (
     UserInfo,
     migrate_database,
 )
+from .tournament_store import (
+    EntrantInfo,
+    EntrantTaken,
+    FinishedMatch,
+    RoundInfo,
+    RoundTableInfo,
+    TournamentData,
+    TournamentInfo,
+    TournamentStore,
+)
 
 __all__ = [
     "ActionRecord",
@@ -24,13 +34,21 @@ __all__ = [
     "ChatRecord",
     "ClubStore",
     "ClubTx",
+    "EntrantInfo",
+    "EntrantTaken",
+    "FinishedMatch",
     "MatchInfo",
     "MigrationReport",
     "NameTaken",
+    "RoundInfo",
+    "RoundTableInfo",
     "SeatInfo",
     "SmazzataRecord",
     "Store",
     "TableInfo",
+    "TournamentData",
+    "TournamentInfo",
+    "TournamentStore",
     "UserInfo",
     "migrate_database",
 ]

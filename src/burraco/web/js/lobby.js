@@ -166,6 +166,8 @@ export class LobbyScreen {
         brand(),
         h("span", { class: "spacer" }),
         h("span", { class: "user-name", text: user.guest ? t("lobby.guest_as", { name: user.name }) : user.name }),
+        h("a", { class: "btn ghost small", href: "/?tournaments", dataset: { cmd: "tournaments" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?tournaments"); } }, t("tour.link")),
+        h("a", { class: "btn ghost small", href: "/?club", dataset: { cmd: "clubs" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?club"); } }, t("club.link")),
         h("button", { type: "button", class: "btn ghost small", dataset: { cmd: "logout" }, onclick: () => this.ctx.logout() }, t("auth.logout")),
         langButton(this.ctx),
       ),

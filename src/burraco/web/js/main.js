@@ -1,11 +1,16 @@
 // Start-up and navigation: / (lobby, or signing in), /?table=ID (a table: play, wait, or watch),
-// /?replay=ID&match=N (the replay of a finished match).
+// /?replay=ID&match=N (the replay of a finished match), /?club[=ID] (the club manager),
+// /?timer=EVENING (a club evening's room timer, no login needed), /?tournaments and
+// /?tournament=ID (online tournaments).
 
 import { api } from "./api.js";
+import { ClubListScreen, ClubScreen } from "./club.js";
+import { TimerScreen } from "./clubtimer.js";
 import { applyI18n, language, loadCatalogs, onLanguage, setLanguage, t } from "./i18n.js";
 import { AuthScreen, LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./play.js";
 import { ReplayScreen } from "./replay.js";
+import { TournamentListScreen, TournamentScreen } from "./tournament.js";
 
 const app = document.getElementById("app");
 let screen = null;
@@ -49,6 +54,11 @@ async function route() {
     show(new ReplayScreen(app, ctx, replayId, Number(params.get("match")) || 1));
     return;
   }
+  const timerId = params.get("timer");
+  if (timerId) {
+    show(new TimerScreen(app, ctx, timerId));
+    return;
+  }
   if (!ctx.user) {
     try {
       ctx.user = await api.me();
@@ -61,7 +71,13 @@ async function route() {
     return;
   }
   const tableId = params.get("table");
-  if (tableId) show(new TableScreen(app, ctx, tableId));
+  const clubId = params.get("club");
+  const tournamentId = params.get("tournament");
+  if (tournamentId) show(new TournamentScreen(app, ctx, tournamentId));
+  else if (params.get("tournaments") !== null) show(new TournamentListScreen(app, ctx));
+  else if (clubId) show(new ClubScreen(app, ctx, clubId, params));
+  else if (clubId !== null) show(new ClubListScreen(app, ctx));
+  else if (tableId) show(new TableScreen(app, ctx, tableId));
   else show(new LobbyScreen(app, ctx));
 }
 

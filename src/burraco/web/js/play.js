@@ -114,6 +114,11 @@ export class TableScreen {
   // ----------------------------------------------------------------------------- messages
 
   receive(message) {
+    if (message.type === "tournament_notice") {
+      // A tournament's next table is ready (the arrow goes back to the tournament's page).
+      if (message.notice === "table" && message.table !== this.id) this.showNotice("warn", { code: "tournament_table" });
+      return;
+    }
     if (message.table && message.table !== this.id) return;
     if (message.type === "error") {
       this.error(message);
@@ -717,9 +722,11 @@ export class TableScreen {
   async command(cmd, el) {
     try {
       switch (cmd) {
-        case "lobby":
-          this.ctx.navigate("/");
+        case "lobby": {
+          const tournament = this.model.info && this.model.info.config.tournament;
+          this.ctx.navigate(tournament ? `/?tournament=${encodeURIComponent(tournament)}` : "/");
           break;
+        }
         case "lang":
           this.ctx.toggleLanguage();
           break;
@@ -986,6 +993,8 @@ export function logText(entry, seats, names) {
       return t("log.match_end");
     case "timeout":
       return t("log.timeout", { name: name(entry.seat) });
+    case "forfeit":
+      return t("log.forfeit", { name: name(entry.seat) });
     case "away":
       return t("log.away", { name: name(entry.seat) });
     case "substitute":

@@ -1,0 +1,209 @@
+"""Online tournaments over HTTP (``/api/tournaments``): create, list, look at, register,
+unregister, enter bots. The tournament itself runs in ``tournaments.TournamentManager``; live
+standings reach watchers over the WebSocket (``watch_tournament``, docs/protocol.md).
+
+Authentication is the server's session (the ``burraco_session`` cookie or ``Authorization:
+Bearer``), as for the lobby. Every refusal is ``{error, message}`` with its status.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from burraco.store import Store, UserInfo
+
+from . import auth
+from .tournaments import TournamentError, TournamentManager, TournamentSettings
+
+
+class NewTournament(BaseModel):
+    name: str = Field("", max_length=80)
+    start: Literal["sitgo", "scheduled"] = Field(
+        description="sitgo: starts when `size` entrants have registered; scheduled: at "
+        "`starts_at` (registration closes 2 minutes before)"
+    )
+    size: int | None = Field(None, ge=4, le=256, description="A Sit&Go's number of entrants")
+    starts_at: datetime | None = Field(None, description="A scheduled start (ISO 8601, UTC)")
+    kind: Literal["individual", "pairs", "individual_four"] = "individual"
+    system: Literal["danish", "round_robin", "mitchell", "knockout"] = "danish"
+    rounds: int | None = Field(None, ge=1, le=20)
+    rules: str = "italian"
+    options: dict[str, Any] = Field(default_factory=dict)
+    smazzate: int = Field(3, ge=1, le=20, description="Smazzate per round")
+    round_seconds: float | None = Field(None, description="The chess clock of a round (T5)")
+    hand_seconds: float | None = Field(None, description="The turn timer (T11)")
+    vp_table: Literal["auto", "VP-2", "VP-3", "VP-4"] = "auto"
+    rematch_policy: Literal["allowed", "not_previous_round", "never"] = "not_previous_round"
+    bracket: Literal["redraw_each_round", "fixed_bracket"] = "redraw_each_round"
+    absent: Literal["bot", "forfeit"] = Field(
+        "bot", description="A seat whose player is away: a bot plays it, or the line forfeits"
+    )
+    absent_seconds: float | None = Field(None, ge=1, le=600)
+    between_smazzate: float = Field(4.0, ge=0, le=60)
+    min_players: int = Field(4, ge=4, le=256)
+
+
+class Registration(BaseModel):
+    partner: str | None = Field(
+        None, max_length=64, description="Pairs tournaments: the partner's player name"
+    )
+
+
+class BotEntrants(BaseModel):
+    level: str = Field(max_length=64)
+    count: int = Field(1, ge=1, le=256)
+
+
+class TournamentErrorOut(BaseModel):
+    error: str = Field(description="A code, e.g. registration_closed (docs/protocol.md)")
+    message: str
+
+
+class TournamentSummaryOut(BaseModel):
+    id: str
+    name: str
+    status: str = Field(description="registering, running, finished or cancelled")
+    start: str = Field(description="sitgo or scheduled")
+    starts_at: str | None
+    closes_at: str | None = Field(description="When registration closes (scheduled)")
+    size: int | None
+    entrant_count: int = Field(description="Entrants registered (or playing)")
+    settings: dict[str, Any]
+    created_by: int | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    note: str | None = Field(description="Why it was cancelled")
+    registration_open: bool
+
+
+class TournamentOut(TournamentSummaryOut):
+    entrants: list[dict[str, Any]] = Field(
+        description="[{id, name, bot, user_id, position, status}] in registration order"
+    )
+    vp_table: str
+    vp_rows: list[list[Any]] = Field(
+        description="The VP table as shown to the players (T16): [MP range, winner VP, loser VP]"
+    )
+    rounds_total: int | None
+    rounds: list[dict[str, Any]] = Field(
+        description="[{number, status, relaxed, byes, tables: [{number, table_id, lines, result}]}]"
+    )
+    standings: list[dict[str, Any]] = Field(
+        description="[{place, entrant, name, bot, vp, mp, played, byes, tied}] best first"
+    )
+
+
+def _answers(
+    *errors: int, model: type[BaseModel] | None = TournamentOut, status: int = 200
+) -> dict[int | str, dict[str, Any]]:
+    out: dict[int | str, dict[str, Any]] = {code: {"model": TournamentErrorOut} for code in errors}
+    if model is not None:
+        out[status] = {"model": model}
+    return out
+
+
+def manager(request: Request) -> TournamentManager:
+    found: TournamentManager | None = request.app.state.hub.tournaments
+    if found is None:
+        raise TournamentError("unavailable", "tournaments are not running", 503)
+    return found
+
+
+async def user(request: Request) -> UserInfo:
+    header = request.headers.get("authorization") or ""
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    token = token or request.cookies.get(auth.SESSION_COOKIE, "")
+    store: Store = request.app.state.hub.store
+    found = await store.session_user(token) if token else None
+    if found is None:
+        raise auth.AuthError("not_authenticated", "log in first", 401)
+    return found
+
+
+Manager = Annotated[TournamentManager, Depends(manager)]
+Me = Annotated[UserInfo, Depends(user)]
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+def install(app: FastAPI) -> None:
+    """Mount the routes (before the static files) and answer ``TournamentError``."""
+
+    @app.exception_handler(TournamentError)
+    async def tournament_error(_request: Request, error: TournamentError) -> JSONResponse:
+        return JSONResponse({"error": error.code, "message": error.message}, error.status)
+
+    app.include_router(router)
+
+
+@router.get("", response_model=None, responses={200: {"model": list[TournamentSummaryOut]}})
+async def tournaments(tm: Manager) -> list[dict[str, Any]]:
+    """Every tournament, those registering or running first: settings, status, entrants."""
+    return await tm.summaries()
+
+
+@router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
+async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
+    """A new Sit&Go or scheduled tournament (the creator is its organiser)."""
+    settings = TournamentSettings(
+        kind=body.kind,
+        system=body.system,
+        rounds=body.rounds,
+        rules=body.rules,
+        options=body.options,
+        smazzate=body.smazzate,
+        round_seconds=body.round_seconds,
+        hand_seconds=body.hand_seconds,
+        vp_table=body.vp_table,
+        rematch_policy=body.rematch_policy,
+        bracket=body.bracket,
+        absent=body.absent,
+        absent_seconds=body.absent_seconds,
+        between_smazzate=body.between_smazzate,
+        min_players=body.min_players,
+    )
+    return await tm.create(
+        me,
+        name=body.name,
+        start=body.start,
+        size=body.size,
+        starts_at=body.starts_at,
+        settings=settings,
+    )
+
+
+@router.get("/{tournament_id}", response_model=None, responses=_answers(404))
+async def tournament(tournament_id: str, tm: Manager) -> dict[str, Any]:
+    """The tournament: entrants, every round's tables (with their server tables and results),
+    and the standings."""
+    return await tm.view(tournament_id)
+
+
+@router.post("/{tournament_id}/register", response_model=None, responses=_answers(401, 404, 409))
+async def register(
+    tournament_id: str, tm: Manager, me: Me, body: Registration | None = None
+) -> dict[str, Any]:
+    """Register (``409 registration_closed``, ``full``, ``already_registered``,
+    ``not_registering``); a pairs tournament needs the partner's name (``422
+    partner_needed``, ``no_such_partner``)."""
+    return await tm.register(me, tournament_id, None if body is None else body.partner)
+
+
+@router.post("/{tournament_id}/unregister", response_model=None, responses=_answers(401, 404, 409))
+async def unregister(tournament_id: str, tm: Manager, me: Me) -> dict[str, Any]:
+    """Withdraw while registration is open (``409 not_registered``)."""
+    return await tm.unregister(me, tournament_id)
+
+
+@router.post(
+    "/{tournament_id}/bots", response_model=None, responses=_answers(401, 403, 404, 409, 422)
+)
+async def bots(tournament_id: str, body: BotEntrants, tm: Manager, me: Me) -> dict[str, Any]:
+    """The organiser enters bots (up to a Sit&Go's size, which then starts)."""
+    return await tm.add_bots(me, tournament_id, body.level, body.count)

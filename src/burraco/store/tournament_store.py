@@ -1,0 +1,461 @@
+"""Persistence of online tournaments (tables ``tournament_*``, migration ``0003_tournaments``).
+
+``TournamentStore(store)`` reads and writes the rows of ``tournament_models`` and gives plain
+frozen dataclasses back, never ORM objects. What the rows mean (pairings, MP and VP, standings)
+is computed by the server with ``burraco.tournament``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from . import models
+from . import tournament_models as m
+from .store import Store
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite gives naive datetimes back for timezone-aware columns: they were stored in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _maybe(moment: datetime | None) -> datetime | None:
+    return None if moment is None else _aware(moment)
+
+
+class EntrantTaken(Exception):
+    """The entrant is already registered in that tournament."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    id: str
+    name: str
+    created_by: int | None
+    created_at: datetime
+    start: str
+    starts_at: datetime | None
+    size: int | None
+    status: str
+    settings: dict[str, Any]
+    seed: int
+    started_at: datetime | None
+    finished_at: datetime | None
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantInfo:
+    entrant: str
+    position: int
+    user_id: int | None
+    partner_id: int | None
+    """A fixed pair's second player."""
+    bot: str | None
+    name: str
+    registered_at: datetime
+    status: str
+
+    @property
+    def users(self) -> tuple[int, ...]:
+        """The people of the entrant (none for a bot)."""
+        return tuple(u for u in (self.user_id, self.partner_id) if u is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    number: int
+    byes: tuple[str, ...]
+    relaxed: bool
+    slots: tuple[str | None, ...] | None
+    status: str
+    started_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTableInfo:
+    round: int
+    number: int
+    lines: tuple[tuple[str, ...], tuple[str, ...]]
+    table_id: str | None
+    played: tuple[dict[str, Any], ...]
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentData:
+    """A tournament with everything that belongs to it."""
+
+    info: TournamentInfo
+    entrants: tuple[EntrantInfo, ...]
+    """In registration order."""
+    rounds: tuple[RoundInfo, ...]
+    tables: tuple[RoundTableInfo, ...]
+    """By round, then table number."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A finished match of a server table, as its log keeps it."""
+
+    totals: tuple[int, ...]
+    winner: int | None
+    ended: str
+    record: str
+
+
+def _info(row: m.Tournament) -> TournamentInfo:
+    return TournamentInfo(
+        id=row.id,
+        name=row.name,
+        created_by=row.created_by,
+        created_at=_aware(row.created_at),
+        start=row.start,
+        starts_at=_maybe(row.starts_at),
+        size=row.size,
+        status=row.status,
+        settings=dict(row.settings),
+        seed=row.seed,
+        started_at=_maybe(row.started_at),
+        finished_at=_maybe(row.finished_at),
+        note=row.note,
+    )
+
+
+class TournamentStore:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # --------------------------------------------------------------------------- tournaments
+
+    async def create(
+        self,
+        tournament_id: str,
+        *,
+        name: str,
+        created_by: int | None,
+        start: str,
+        starts_at: datetime | None,
+        size: int | None,
+        settings: Mapping[str, Any],
+        seed: int,
+        now: datetime,
+    ) -> None:
+        async with self.store.sessions.begin() as session:
+            session.add(
+                m.Tournament(
+                    id=tournament_id,
+                    name=name,
+                    created_by=created_by,
+                    created_at=now,
+                    start=start,
+                    starts_at=starts_at,
+                    size=size,
+                    status="registering",
+                    settings=dict(settings),
+                    seed=seed,
+                )
+            )
+
+    async def tournaments(self, statuses: Sequence[str] | None = None) -> list[TournamentInfo]:
+        query = select(m.Tournament).order_by(m.Tournament.created_at)
+        if statuses is not None:
+            query = query.where(m.Tournament.status.in_(list(statuses)))
+        async with self.store.sessions() as session:
+            return [_info(row) for row in (await session.scalars(query)).all()]
+
+    async def entrant_counts(self, ids: Sequence[str]) -> dict[str, int]:
+        """Entrants registered or playing, per tournament."""
+        if not ids:
+            return {}
+        async with self.store.sessions() as session:
+            rows = await session.execute(
+                select(m.TournamentEntrant.tournament_id, func.count())
+                .where(
+                    m.TournamentEntrant.tournament_id.in_(list(ids)),
+                    m.TournamentEntrant.status.in_(["registered", "playing"]),
+                )
+                .group_by(m.TournamentEntrant.tournament_id)
+            )
+            return {tid: int(n) for tid, n in rows.all()}
+
+    async def load(self, tournament_id: str) -> TournamentData | None:
+        async with self.store.sessions() as session:
+            row = await session.get(m.Tournament, tournament_id)
+            if row is None:
+                return None
+            entrants = (
+                await session.scalars(
+                    select(m.TournamentEntrant)
+                    .where(m.TournamentEntrant.tournament_id == tournament_id)
+                    .order_by(m.TournamentEntrant.position)
+                )
+            ).all()
+            rounds = (
+                await session.scalars(
+                    select(m.TournamentRound)
+                    .where(m.TournamentRound.tournament_id == tournament_id)
+                    .order_by(m.TournamentRound.number)
+                )
+            ).all()
+            tables = (
+                await session.scalars(
+                    select(m.TournamentTable)
+                    .where(m.TournamentTable.tournament_id == tournament_id)
+                    .order_by(m.TournamentTable.round, m.TournamentTable.number)
+                )
+            ).all()
+            return TournamentData(
+                _info(row),
+                tuple(
+                    EntrantInfo(
+                        e.entrant,
+                        e.position,
+                        e.user_id,
+                        e.partner_id,
+                        e.bot,
+                        e.name,
+                        _aware(e.registered_at),
+                        e.status,
+                    )
+                    for e in entrants
+                ),
+                tuple(
+                    RoundInfo(
+                        r.number,
+                        tuple(r.byes),
+                        r.relaxed,
+                        None if r.slots is None else tuple(r.slots),
+                        r.status,
+                        _aware(r.started_at),
+                        _maybe(r.finished_at),
+                    )
+                    for r in rounds
+                ),
+                tuple(
+                    RoundTableInfo(
+                        t.round,
+                        t.number,
+                        (tuple(t.lines[0]), tuple(t.lines[1])),
+                        t.table_id,
+                        tuple(t.played or ()),
+                        None if t.result is None else dict(t.result),
+                    )
+                    for t in tables
+                ),
+            )
+
+    async def set_status(
+        self,
+        tournament_id: str,
+        status: str,
+        *,
+        started_at: datetime | None = None,
+        finished_at: datetime | None = None,
+        note: str | None = None,
+        entrants: Mapping[str, str] | None = None,
+    ) -> None:
+        """Change the tournament's status and, in the same transaction, its entrants'."""
+        values: dict[str, Any] = {"status": status}
+        if started_at is not None:
+            values["started_at"] = started_at
+        if finished_at is not None:
+            values["finished_at"] = finished_at
+        if note is not None:
+            values["note"] = note[:200]
+        async with self.store.sessions.begin() as session:
+            await session.execute(
+                update(m.Tournament).where(m.Tournament.id == tournament_id).values(**values)
+            )
+            for entrant, entrant_status in (entrants or {}).items():
+                await session.execute(
+                    update(m.TournamentEntrant)
+                    .where(
+                        m.TournamentEntrant.tournament_id == tournament_id,
+                        m.TournamentEntrant.entrant == entrant,
+                    )
+                    .values(status=entrant_status)
+                )
+
+    # ------------------------------------------------------------------------------ entrants
+
+    async def add_entrant(
+        self,
+        tournament_id: str,
+        entrant: str,
+        *,
+        user_id: int | None,
+        bot: str | None,
+        name: str,
+        now: datetime,
+        partner_id: int | None = None,
+    ) -> None:
+        """Register an entrant after the others. ``EntrantTaken`` when the id, or one of its
+        people, is registered in the tournament already (as a player or a partner)."""
+        people = [u for u in (user_id, partner_id) if u is not None]
+        async with self.store.sessions.begin() as session:
+            if people:
+                clash = await session.scalar(
+                    select(m.TournamentEntrant.entrant).where(
+                        m.TournamentEntrant.tournament_id == tournament_id,
+                        m.TournamentEntrant.user_id.in_(people)
+                        | m.TournamentEntrant.partner_id.in_(people),
+                    )
+                )
+                if clash is not None:
+                    raise EntrantTaken(entrant)
+            last = await session.scalar(
+                select(func.max(m.TournamentEntrant.position)).where(
+                    m.TournamentEntrant.tournament_id == tournament_id
+                )
+            )
+            session.add(
+                m.TournamentEntrant(
+                    tournament_id=tournament_id,
+                    entrant=entrant,
+                    position=(last or 0) + 1,
+                    user_id=user_id,
+                    partner_id=partner_id,
+                    bot=bot,
+                    name=name[:80],
+                    registered_at=now,
+                    status="registered",
+                )
+            )
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise EntrantTaken(entrant) from None
+
+    async def remove_entrant(self, tournament_id: str, entrant: str) -> bool:
+        async with self.store.sessions.begin() as session:
+            row = await session.get(m.TournamentEntrant, (tournament_id, entrant))
+            if row is None:
+                return False
+            await session.delete(row)
+            return True
+
+    async def entrant_of(self, tournament_id: str, user_id: int) -> str | None:
+        """The entrant a user plays in (alone, or in a pair as either player)."""
+        async with self.store.sessions() as session:
+            found: str | None = await session.scalar(
+                select(m.TournamentEntrant.entrant).where(
+                    m.TournamentEntrant.tournament_id == tournament_id,
+                    (m.TournamentEntrant.user_id == user_id)
+                    | (m.TournamentEntrant.partner_id == user_id),
+                )
+            )
+            return found
+
+    # -------------------------------------------------------------------------------- rounds
+
+    async def add_round(
+        self,
+        tournament_id: str,
+        number: int,
+        *,
+        byes: Sequence[str],
+        relaxed: bool,
+        slots: Sequence[str | None] | None,
+        tables: Sequence[tuple[int, Sequence[Sequence[str]]]],
+        now: datetime,
+    ) -> None:
+        """A new round and its tables (no server tables yet), in one transaction."""
+        async with self.store.sessions.begin() as session:
+            session.add(
+                m.TournamentRound(
+                    tournament_id=tournament_id,
+                    number=number,
+                    byes=list(byes),
+                    relaxed=relaxed,
+                    slots=None if slots is None else list(slots),
+                    status="playing",
+                    started_at=now,
+                )
+            )
+            await session.flush()
+            for table_number, lines in tables:
+                session.add(
+                    m.TournamentTable(
+                        tournament_id=tournament_id,
+                        round=number,
+                        number=table_number,
+                        lines=[list(line) for line in lines],
+                    )
+                )
+
+    async def finish_round(self, tournament_id: str, number: int, now: datetime) -> None:
+        async with self.store.sessions.begin() as session:
+            await session.execute(
+                update(m.TournamentRound)
+                .where(
+                    m.TournamentRound.tournament_id == tournament_id,
+                    m.TournamentRound.number == number,
+                )
+                .values(status="finished", finished_at=now)
+            )
+
+    async def set_table(
+        self,
+        tournament_id: str,
+        round: int,
+        number: int,
+        *,
+        table_id: str,
+        played: Sequence[dict[str, Any]] | None = None,
+    ) -> None:
+        values: dict[str, Any] = {"table_id": table_id}
+        if played is not None:
+            values["played"] = list(played)
+        async with self.store.sessions.begin() as session:
+            await session.execute(
+                update(m.TournamentTable)
+                .where(
+                    m.TournamentTable.tournament_id == tournament_id,
+                    m.TournamentTable.round == round,
+                    m.TournamentTable.number == number,
+                )
+                .values(**values)
+            )
+
+    async def set_result(
+        self, tournament_id: str, round: int, number: int, result: Mapping[str, Any]
+    ) -> None:
+        async with self.store.sessions.begin() as session:
+            await session.execute(
+                update(m.TournamentTable)
+                .where(
+                    m.TournamentTable.tournament_id == tournament_id,
+                    m.TournamentTable.round == round,
+                    m.TournamentTable.number == number,
+                )
+                .values(result=dict(result))
+            )
+
+    async def table_owner(self, table_id: str) -> tuple[str, int, int] | None:
+        """The tournament, round and table number a server table is played for."""
+        async with self.store.sessions() as session:
+            row = (
+                await session.execute(
+                    select(
+                        m.TournamentTable.tournament_id,
+                        m.TournamentTable.round,
+                        m.TournamentTable.number,
+                    ).where(m.TournamentTable.table_id == table_id)
+                )
+            ).first()
+            return None if row is None else (row[0], row[1], row[2])
+
+    async def finished_match(self, table_id: str, match_no: int = 1) -> FinishedMatch | None:
+        async with self.store.sessions() as session:
+            row = await session.get(models.MatchLog, (table_id, match_no))
+            if row is None:
+                return None
+            return FinishedMatch(tuple(row.totals), row.winner, row.ended, row.record)

@@ -1,0 +1,151 @@
+"""The tournament rows on both backends: a tournament, its entrants in registration order, a
+round with its tables, the server table each is played on, results, and the changes of status
+(with the entrants' in the same transaction)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from burraco.store import EntrantTaken, Store, TournamentStore
+
+NOW = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+
+
+def test_a_tournament_from_registration_to_results(db_url: str) -> None:
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            tournaments = TournamentStore(store)
+            organiser = await store.create_user("Organiser", None, guest=True)
+            anna = await store.create_user("Anna", None, guest=True)
+            await tournaments.create(
+                "t1",
+                name="Venerdì",
+                created_by=organiser.id,
+                start="scheduled",
+                starts_at=NOW + timedelta(hours=1),
+                size=None,
+                settings={"system": "danish", "rounds": 3},
+                seed=2**61 + 7,
+                now=NOW,
+            )
+            await tournaments.create(
+                "t2",
+                name="Sit&Go",
+                created_by=None,
+                start="sitgo",
+                starts_at=None,
+                size=4,
+                settings={},
+                seed=1,
+                now=NOW + timedelta(seconds=1),
+            )
+            await tournaments.add_entrant(
+                "t1", f"u{anna.id}", user_id=anna.id, bot=None, name="Anna", now=NOW
+            )
+            with pytest.raises(EntrantTaken):
+                await tournaments.add_entrant(
+                    "t1", f"u{anna.id}", user_id=anna.id, bot=None, name="Anna", now=NOW
+                )
+            for n in (1, 2, 3):
+                await tournaments.add_entrant(
+                    "t1", f"b{n}", user_id=None, bot="greedy", name=f"greedy {n}", now=NOW
+                )
+            # A pair: its second player cannot register again, alone or in another pair.
+            bruno = await store.create_user("Bruno", None, guest=True)
+            carla = await store.create_user("Carla", None, guest=True)
+            await tournaments.add_entrant(
+                "t2",
+                f"u{bruno.id}",
+                user_id=bruno.id,
+                partner_id=carla.id,
+                bot=None,
+                name="Bruno & Carla",
+                now=NOW,
+            )
+            with pytest.raises(EntrantTaken):
+                await tournaments.add_entrant(
+                    "t2", f"u{carla.id}", user_id=carla.id, bot=None, name="Carla", now=NOW
+                )
+            assert await tournaments.entrant_of("t2", carla.id) == f"u{bruno.id}"
+            assert await tournaments.entrant_of("t1", carla.id) is None
+            pair = (await tournaments.load("t2")).entrants[0]  # type: ignore[union-attr]
+            assert pair.users == (bruno.id, carla.id) and pair.name == "Bruno & Carla"
+            assert await tournaments.remove_entrant("t1", "b3")
+            assert not await tournaments.remove_entrant("t1", "b3")
+            await tournaments.add_entrant(
+                "t1", "b4", user_id=None, bot="greedy", name="greedy 4", now=NOW
+            )
+            assert await tournaments.entrant_counts(["t1", "t2"]) == {"t1": 4, "t2": 1}
+            listed = await tournaments.tournaments(["registering"])
+            assert [t.id for t in listed] == ["t1", "t2"]
+            assert listed[0].starts_at == NOW + timedelta(hours=1) and listed[0].seed == 2**61 + 7
+
+            ids = [f"u{anna.id}", "b1", "b2", "b4"]
+            await tournaments.set_status(
+                "t1", "running", started_at=NOW, entrants=dict.fromkeys(ids, "playing")
+            )
+            await tournaments.add_round(
+                "t1",
+                1,
+                byes=[],
+                relaxed=False,
+                slots=None,
+                tables=[(1, ((ids[0],), (ids[1],))), (2, ((ids[2],), (ids[3],)))],
+                now=NOW,
+            )
+            await store.create_table(
+                "table-1",
+                created_by=None,
+                config={"tournament": "t1"},
+                public=False,
+                invite_code=None,
+                players=2,
+            )
+            await tournaments.set_table("t1", 1, 1, table_id="table-1")
+            assert await tournaments.table_owner("table-1") == ("t1", 1, 1)
+            assert await tournaments.table_owner("table-2") is None
+            assert await tournaments.finished_match("table-1") is None
+            await store.log_match(
+                "table-1",
+                1,
+                players=["Anna", "greedy 1"],
+                totals=[1185, 390],
+                winner=0,
+                ended="complete",
+                record="[meta]",
+            )
+            finished = await tournaments.finished_match("table-1")
+            assert finished is not None and finished.totals == (1185, 390)
+            result = {"totals": [1185, 390], "mp": [795, -795], "vp": [16, 4], "timed_out": None}
+            await tournaments.set_result("t1", 1, 1, result)
+            await tournaments.finish_round("t1", 1, NOW + timedelta(minutes=30))
+
+            data = await tournaments.load("t1")
+            assert data is not None
+            assert data.info.status == "running" and data.info.started_at == NOW
+            assert [(e.entrant, e.position, e.status) for e in data.entrants] == [
+                (ids[0], 1, "playing"),
+                ("b1", 2, "playing"),
+                ("b2", 3, "playing"),
+                ("b4", 4, "playing"),  # after the latest registrant
+            ]
+            (round1,) = data.rounds
+            assert round1.status == "finished" and round1.byes == ()
+            one, two = data.tables
+            assert one.lines == ((ids[0],), ("b1",)) and one.table_id == "table-1"
+            assert one.result == result and two.result is None and two.table_id is None
+            assert await tournaments.load("nope") is None
+
+            await tournaments.set_status(
+                "t2", "cancelled", finished_at=NOW, note="fewer than 4 players registered"
+            )
+            (cancelled,) = await tournaments.tournaments(["cancelled"])
+            assert cancelled.id == "t2" and cancelled.note == "fewer than 4 players registered"
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
