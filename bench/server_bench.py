@@ -80,12 +80,17 @@ UVICORN_SETTINGS: dict[str, Any] = {
 is served with the same."""
 ECHO_FRAME = '{{"type":"act","table":"{table}","action":"0 discard KC","ref":"{ref}"}}'
 """What an echo socket sends: the size of a Burraco ``act``."""
+SETUP_TRIES = 4
+"""Set-up requests answered 5xx are tried this many times in all (the retries are reported)."""
 STARTUP_SECONDS = 60.0
 DRAIN_SECONDS = 10.0
 """After a phase, how long the clients wait for the answers to actions still in flight."""
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+CORES = os.cpu_count() or 1
 BUSY_WARNING = 0.1
 """Above this share of the cores busy before the run, the results carry a warning."""
+SHARED_CORES = 0.2
+"""Cores used by other processes during a phase above which the results carry a warning."""
 KEEP_UP = 0.95
 """At human pace the tables must achieve this share of the offered actions/s (the pauses
 between smazzate take a little under 1%)."""
@@ -125,6 +130,9 @@ class ProcSample:
     """User + system CPU seconds of the process (all its threads)."""
     rss_mb: float
     peak_rss_mb: float
+    main_cpu_s: float = 0.0
+    """CPU seconds of its main thread (the server's event loop; the others are the database's
+    and the bots' worker threads)."""
 
 
 def proc_sample(pid: int) -> ProcSample | None:
@@ -135,12 +143,16 @@ def proc_sample(pid: int) -> ProcSample | None:
         return None
     fields = stat.rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (fields 14, 15)
+    main = cpu
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        thread = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        main = (int(thread[11]) + int(thread[12])) / CLK_TCK
     memory = {}
     for line in status.splitlines():
         if line.startswith(("VmRSS:", "VmHWM:")):
             name, value = line.split(":", 1)
             memory[name] = int(value.split()[0]) / 1024
-    return ProcSample(cpu, memory.get("VmRSS", 0.0), memory.get("VmHWM", 0.0))
+    return ProcSample(cpu, memory.get("VmRSS", 0.0), memory.get("VmHWM", 0.0), main)
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -194,11 +206,16 @@ class Usage:
     seconds: float
     server_cpu_s: float
     server_cores: float
+    server_loop_cores: float
+    """The server's main thread (its event loop) alone."""
     client_cpu_s: float
     client_cores: float
     client_cores_each: list[float]
     machine_busy: float
     """Share of all the machine's cores busy (any process)."""
+    others_cores: float
+    """Cores busy with other processes than the server and the clients (machine busy minus
+    theirs): the noise of a shared machine."""
     server_rss_mb: float
     server_rss_peak_mb: float
     """The highest RSS seen during the window (sampled once a second)."""
@@ -207,6 +224,11 @@ class Usage:
 def usage(start: Snapshot, end: Snapshot, peak_rss: float) -> Usage:
     wall = max(end.at - start.at, 1e-9)
     server = end.server.cpu_s - start.server.cpu_s if end.server and start.server else float("nan")
+    loop = (
+        end.server.main_cpu_s - start.server.main_cpu_s
+        if end.server and start.server
+        else float("nan")
+    )
     each = [
         (b.cpu_s - a.cpu_s) / wall if a and b else float("nan")
         for a, b in zip(start.clients, end.clients, strict=True)
@@ -216,10 +238,12 @@ def usage(start: Snapshot, end: Snapshot, peak_rss: float) -> Usage:
         seconds=wall,
         server_cpu_s=server,
         server_cores=server / wall,
+        server_loop_cores=loop / wall,
         client_cpu_s=sum(each) * wall,
         client_cores=sum(each),
         client_cores_each=each,
         machine_busy=busy,
+        others_cores=max(0.0, busy * CORES - server / wall - sum(each)),
         server_rss_mb=end.server.rss_mb if end.server else float("nan"),
         server_rss_peak_mb=max(peak_rss, end.server.rss_mb if end.server else 0.0),
     )
@@ -446,17 +470,29 @@ class ClientWorker:
         started = time.monotonic()
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         gate = asyncio.Semaphore(self.options["setup_concurrency"])
+        failures: Counter[str] = Counter()
         async with httpx.AsyncClient(base_url=base_url, timeout=120, limits=limits) as http:
+
+            async def post(url: str, **kwargs: Any) -> Any:
+                """A POST, tried again (up to SETUP_TRIES times) when the server answers 5xx:
+                the retries are counted and reported, never hidden."""
+                for attempt in range(SETUP_TRIES):
+                    response = await http.post(url, **kwargs)
+                    http.cookies.clear()  # programs use the bearer token, not the cookie
+                    if response.status_code < 500 or attempt == SETUP_TRIES - 1:
+                        return response
+                    failures[f"{url.rsplit('/', maxsplit=1)[-1]} {response.status_code}"] += 1
+                    await asyncio.sleep(0.5 * (attempt + 1))
+                raise AssertionError("unreachable")
 
             async def user() -> dict[str, Any]:
                 if self.options["registered"]:
                     name = f"b{random.getrandbits(48):012x}"
-                    response = await http.post(
+                    response = await post(
                         "/api/register", json={"name": name, "password": "bench password"}
                     )
                 else:
-                    response = await http.post("/api/guest")
-                http.cookies.clear()  # programs use the bearer token, not the cookie
+                    response = await post("/api/guest")
                 if response.status_code not in (200, 201):
                     raise RuntimeError(f"login: {response.status_code} {response.text}")
                 found: dict[str, Any] = response.json()
@@ -466,12 +502,12 @@ class ClientWorker:
                 async with gate:
                     users = [await user() for _ in range(PLAYERS)]
                     bearer = [{"Authorization": f"Bearer {u['token']}"} for u in users]
-                    response = await http.post("/api/tables", json=body, headers=bearer[0])
+                    response = await post("/api/tables", json=body, headers=bearer[0])
                     if response.status_code != 201:
                         raise RuntimeError(f"create: {response.status_code} {response.text}")
                     table_id = response.json()["id"]
                     for seat in range(1, PLAYERS):
-                        response = await http.post(
+                        response = await post(
                             f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=bearer[seat]
                         )
                         if response.status_code != 200:
@@ -483,7 +519,11 @@ class ClientWorker:
                     return table
 
             self.tables = list(await asyncio.gather(*(one(n) for n in numbers)))
-        return {"tables": len(self.tables), "seconds": time.monotonic() - started}
+        return {
+            "tables": len(self.tables),
+            "seconds": time.monotonic() - started,
+            "retried": dict(failures),
+        }
 
     # -- the Burraco sockets --
 
@@ -865,6 +905,8 @@ class Results:
     """Share of the machine's cores busy in the 2 s before the run (other processes)."""
     elapsed_s: float = 0.0
     profile: dict[str, Any] | None = None
+    retried: dict[str, int] = field(default_factory=dict)
+    """Set-up requests the server answered 5xx, tried again: endpoint and status -> count."""
 
 
 def merge_phase(
@@ -976,7 +1018,8 @@ class Runner:
             f"{name}: {done.per_s:,.0f}/s, p50 {done.latency.p50:.1f} ms, "
             f"p99 {done.latency.p99:.1f} ms, max {done.latency.max:.1f} ms; server "
             f"{use.server_cores:.2f} cores, clients {use.client_cores:.2f} cores, machine "
-            f"{use.machine_busy:.0%} busy; errors {sum(done.errors.values())}"
+            f"{use.machine_busy:.0%} busy, other processes {use.others_cores:.2f} cores; errors "
+            f"{sum(done.errors.values())}"
         )
         return done
 
@@ -1047,6 +1090,12 @@ class Runner:
             replies = clients.collect(timeout=3600)
             setup_end = self.watcher.snap()
             results.setup["tables_s"] = max(r["seconds"] for r in replies)
+            retried: Counter[str] = Counter()
+            for reply in replies:
+                retried.update(reply["retried"])
+            results.retried = dict(retried)
+            if retried:
+                log(f"set-up requests answered 5xx and tried again: {dict(retried)}")
             results.setup["tables_server_cpu_s"] = usage(setup_start, setup_end, 0).server_cpu_s
             tables = self.idle(3.0)
             assert tables.server is not None
@@ -1064,19 +1113,15 @@ class Runner:
             results.memory["rss_connected_mb"] = quiet_end.server.rss_mb
 
             phases = args.phases
-            if "human" in phases:
-                results.phases["human"] = self.phase(
+            for name in [p for p in phases if p != "echo"]:
+                profiler = self.start_profiler(server.pid, name) if args.py_spy == name else None
+                results.phases[name] = self.phase(
                     clients,
-                    "human",
+                    name,
                     "phase",
-                    {"mode": "human"},
+                    {"mode": name},
                     sockets=sockets,
-                    offered=args.tables / args.interval,
-                )
-            if "full" in phases:
-                profiler = self.start_profiler(server.pid) if args.py_spy else None
-                results.phases["full"] = self.phase(
-                    clients, "full", "phase", {"mode": "full"}, sockets=sockets, offered=None
+                    offered=args.tables / args.interval if name == "human" else None,
                 )
                 if profiler is not None:
                     results.profile = self.finish_profiler(profiler)
@@ -1137,11 +1182,11 @@ class Runner:
         results.elapsed_s = time.monotonic() - clock
         return results
 
-    # -- optional: py-spy on the server during the full-speed phase --
+    # -- optional: py-spy on the server during one phase --
 
-    def start_profiler(self, pid: int) -> tuple[subprocess.Popen[bytes], Path]:
+    def start_profiler(self, pid: int, phase: str) -> tuple[subprocess.Popen[bytes], Path]:
         OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / "server_full_speed.pyspy.txt"
+        path = OUT / f"server_{phase}.pyspy.txt"
         seconds = self.args.warmup + self.args.seconds
         py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         command = [
@@ -1308,8 +1353,8 @@ def phase_rows(results: Results) -> list[str]:
     }
     rows = [
         "| Phase | Round trips/s (offered) | p50 ms | p90 ms | p99 ms | max ms | Errors "
-        "| Server CPU (cores) | Clients CPU (cores) | Machine busy |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| Server CPU (cores) | Clients CPU (cores) | Other processes (cores) | Machine busy |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for key, phase in results.phases.items():
         offered = f" ({phase.offered_per_s:,.0f})" if phase.offered_per_s else ""
@@ -1319,7 +1364,7 @@ def phase_rows(results: Results) -> list[str]:
         rows.append(
             f"| {names[key]} | {phase.per_s:,.0f}{offered} | {ms(lat.p50)} | {ms(lat.p90)} "
             f"| {ms(lat.p99)} | {ms(lat.max)} | {errors} | {use.server_cores:.2f} "
-            f"| {use.client_cores:.2f} | {use.machine_busy:.0%} |"
+            f"| {use.client_cores:.2f} | {use.others_cores:.2f} | {use.machine_busy:.0%} |"
         )
     return rows
 
@@ -1331,7 +1376,12 @@ def detail_lines(results: Results) -> list[str]:
         f"{setup.get('tables_s', 0):.1f} s (server CPU {setup.get('tables_server_cpu_s', 0):.1f}"
         f" s); {s['sockets']:,} WebSockets opened and joined in {setup.get('connect_s', 0):.1f} s "
         f"by {s['clients']} client processes; idle server with every socket open: "
-        f"{setup.get('idle_server_cores', 0):.3f} cores",
+        f"{setup.get('idle_server_cores', 0):.3f} cores"
+        + (
+            f"; set-up requests answered 5xx and tried again: {results.retried}"
+            if results.retried
+            else ""
+        ),
         f"- Server memory (RSS): {mem.get('rss_idle_mb', 0):.0f} MB idle, "
         f"{mem.get('rss_tables_mb', 0):.0f} MB with the tables, "
         f"{mem.get('rss_connected_mb', 0):.0f} MB with the tables and their sockets, "
@@ -1343,6 +1393,14 @@ def detail_lines(results: Results) -> list[str]:
         f"{mem.get('per_table_no_sockets_kb', 0):.0f} KB without sockets, "
         f"{mem.get('per_table_after_kb', 0):.0f} KB after the phases",
     ]
+    human = results.phases.get("human")
+    if human is not None and human.answered:
+        per_table = human.usage.server_cores / s["tables"] * 1000
+        lines.append(
+            f"- Server CPU per table at human pace: **{per_table:.2f} ms per second** "
+            f"({human.usage.server_cores:.2f} cores ÷ {s['tables']:,} tables; "
+            f"{human.usage.server_cpu_s / human.answered * 1e3:.2f} ms per action)"
+        )
     for key, phase in results.phases.items():
         use = phase.usage
         each = " + ".join(f"{c:.2f}" for c in use.client_cores_each)
@@ -1357,8 +1415,10 @@ def detail_lines(results: Results) -> list[str]:
         elif phase.per_s > 0:
             text += f", {use.server_cpu_s / phase.answered * 1e6:.0f} µs per echo"
         text += (
+            f"; event-loop thread {use.server_loop_cores:.2f} cores, other threads "
+            f"{use.server_cores - use.server_loop_cores:.2f}"
             f"), clients {each} cores; {phase.messages_per_s:,.0f} messages/s "
-            f"({phase.megabytes_per_s:.1f} MB/s) to the clients; server RSS "
+            f"({phase.megabytes_per_s:.1f} MB/s of JSON) to the clients; server RSS "
             f"{use.server_rss_mb:.0f} MB"
         )
         if phase.lag is not None:
@@ -1415,15 +1475,34 @@ def markdown(results: Results, command: str) -> str:
         lines.append(f"| {name} | {measured} | {'pass' if passed else '**FAIL**'} |")
     lines += ["", *detail_lines(results)]
     if s.get("py_spy"):
-        lines += ["", "**Profiled run (py-spy on the server during full speed): figures are low.**"]
-    if results.busy_before > BUSY_WARNING:
         lines += [
             "",
-            f"**Other processes kept the machine {results.busy_before:.0%} busy before the run: "
-            "the figures are low.**",
+            f"**Profiled run (py-spy on the server during the {s['py_spy']} phase): figures are"
+            " low.**",
         ]
+    shared = shared_note(results)
+    if shared:
+        lines += ["", shared]
     lines.append(END_MARK)
     return "\n".join(lines) + "\n"
+
+
+def shared_note(results: Results) -> str | None:
+    """A warning when other processes used the machine during the run, with how much."""
+    others = [p.usage.others_cores for p in results.phases.values()]
+    if results.busy_before <= BUSY_WARNING and max(others, default=0.0) <= SHARED_CORES:
+        return None
+    during = (
+        f"; during the phases they used {min(others):.2f} to {max(others):.2f} of the {CORES} cores"
+        if others
+        else ""
+    )
+    return (
+        f"**The machine was shared**: other processes kept it {results.busy_before:.0%} busy "
+        f"before the run{during} (load average {load_text(results.load_before)} before, "
+        f"{load_text(results.load_after)} after). The server competed with them for the cores: "
+        "its figures are lower and its latencies longer and noisier than on a quiet machine."
+    )
 
 
 def text_report(results: Results) -> str:
@@ -1432,6 +1511,9 @@ def text_report(results: Results) -> str:
     for name, measured, passed in target_rows(results):
         out.append(f"{'PASS' if passed else 'FAIL'}  {name}: {measured}")
     out += [line.removeprefix("- ").replace("**", "") for line in detail_lines(results)]
+    shared = shared_note(results)
+    if shared:
+        out.append(shared.replace("**", ""))
     if results.profile and "own" in results.profile:
         out.append(f"py-spy ({results.profile['samples']} samples), own time:")
         out += [f"  {share:6.1%}  {name}" for name, share in results.profile["own"]]
@@ -1506,12 +1588,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--registered", action="store_true", help="registered users instead of guests (argon2)"
     )
-    parser.add_argument("--setup-concurrency", type=int, default=16, help="tables set up at once")
+    parser.add_argument(
+        "--setup-concurrency", type=int, default=4, help="tables set up at once, per client (4)"
+    )
     parser.add_argument("--connect-concurrency", type=int, default=64, help="handshakes at once")
     parser.add_argument(
         "--py-spy",
-        action="store_true",
-        help="record the server with py-spy during the full-speed phase (pip install py-spy)",
+        nargs="?",
+        const="full",
+        choices=("human", "full"),
+        help="record the server with py-spy during a phase (full if not named; pip install py-spy)",
     )
     parser.add_argument("--top", type=int, default=25, help="functions listed by --py-spy")
     parser.add_argument(
