@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run match test bench bench-server format clean
+.PHONY: run match test bench bench-bots bench-server format clean
 
 $(STAMP): pyproject.toml
 	./scripts/setup-venv
@@ -21,6 +21,10 @@ test:
 
 bench: $(STAMP)
 	./scripts/bench
+
+bench-bots: $(STAMP)
+	$(BIN)/python bench/bots_bench.py speed
+	$(BIN)/python bench/bots_bench.py arena
 
 bench-server: $(STAMP)
 	./scripts/bench-server

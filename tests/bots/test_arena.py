@@ -202,6 +202,69 @@ def test_vp_rounds_grouping() -> None:
     assert vp_rounds(deals, size=2, table=VP3)[0].mp == (100, -100)
 
 
+def test_summarize_known_results() -> None:
+    # Two players, A = greedy, B = random; (A's score, B's score) in play 0 (A at seat 0) and
+    # play 1 (A at seat 1) of each deal. Deal 6 lacks its second play: left out.
+    scores = [
+        ((300, 100), (200, 250)),  # MP +200, -50: deal mean +75
+        ((0, 0), (400, 0)),  # 0 (tied), +400: +200
+        ((100, 160), (50, 50)),  # -60, 0 (tied): -30
+        ((500, 0), (120, 20)),  # +500, +100: +300
+        ((0, 90), (10, 0)),  # -90, +10: -40
+        ((250, 250), (0, 700)),  # 0 (tied), -700: -350
+        ((80, 0), None),
+    ]
+    settings = settings_for(["greedy", "random"], deals=7)
+    results = []
+    for deal, plays in enumerate(scores):
+        for play, pair in enumerate(plays):
+            if pair is None:
+                continue
+            layout = (0, 1) if play == 0 else (1, 0)
+            seat_scores = pair if play == 0 else (pair[1], pair[0])
+            results.append(
+                GameResult(
+                    specs=("greedy", "random"),
+                    labels=("greedy", "random"),
+                    deal=deal,
+                    play=play,
+                    layout=layout,
+                    first=0,
+                    scores=seat_scores,
+                    result=seat_scores,
+                    ended="closing",
+                    turns=20,
+                    decisions=tuple(10 if bot == 0 else 40 for bot in layout),
+                    seconds=tuple(2.0 if bot == 0 else 0.1 for bot in layout),
+                    faults=(0, 0),
+                )
+            )
+    summary = summarize(settings, results, bootstrap=10)
+    assert summary.incomplete == 1
+    (p,) = summary.pairings
+    assert (p.a, p.b, p.deals, p.smazzate) == ("greedy", "random", 6, 12)
+    assert (p.side_a.won, p.side_b.won, p.tied) == (5, 4, 3)
+    assert p.score_a == pytest.approx(100 * 6.5 / 12)
+    assert p.unit_mp == [75, 200, -30, 300, -40, -350]
+    assert p.mp.mean == pytest.approx(155 / 6)
+    # s of the six deal means, and t(0.975, 5) = 2.570582
+    units = [75, 200, -30, 300, -40, -350]
+    sd = math.sqrt(sum((u - 155 / 6) ** 2 for u in units) / 5)
+    assert p.mp.low == pytest.approx(155 / 6 - 2.570582 * sd / math.sqrt(6), abs=1e-4)
+    assert p.mp.high == pytest.approx(155 / 6 + 2.570582 * sd / math.sqrt(6), abs=1e-4)
+    # Rounds of deals 0-2 and 3-5 per layout. Play 0: A 400 - B 260 = +140 (VP 11-9), then
+    # 750 - 340 = +410 (14-6); play 1: 650 - 300 = +350 (13-7), then 130 - 720 = -590 (5-15).
+    assert (p.rounds, p.side_a.rounds_won, p.side_b.rounds_won, p.rounds_tied) == (4, 3, 1, 0)
+    assert (p.side_a.vp_total, p.side_b.vp_total) == (43, 37)
+    assert p.vp_a == pytest.approx(10.75)
+    # Speed, complete deals only: A 12 x 10 decisions in 12 x 2 s, B 12 x 40 in 12 x 0.1 s.
+    assert (p.side_a.decisions, p.side_b.decisions) == (120, 480)
+    assert p.side_a.decisions_per_second == pytest.approx(5.0)
+    assert p.side_b.decisions_per_second == pytest.approx(400.0)
+    report = text_report(summary)
+    assert "54.2" in report and "+25.8" in report
+
+
 # ------------------------------------------------------------------------------ tables, seats
 
 

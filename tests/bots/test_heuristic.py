@@ -15,7 +15,7 @@ from burraco.engine.cards import Card
 from burraco.engine.position import build_position
 from burraco.engine.state import Phase
 
-from .helpers import decision_views, play_checked, twin_states
+from .helpers import choose_at, decision_views, play_checked, twin_states
 
 ITALIAN = find_rules("italian")
 
@@ -56,8 +56,8 @@ def test_hidden_cards_do_not_matter(preset: str, players: int) -> None:
     assert len(views) > 10
     for i, view in enumerate(views):
         one, two = twin_states(view, 1000 + i)
-        a = HeuristicBot(9).choose(one.view(view.seat), one.legal_actions())
-        b = HeuristicBot(9).choose(two.view(view.seat), two.legal_actions())
+        a = choose_at(HeuristicBot(9), one)
+        b = choose_at(HeuristicBot(9), two, poison=True)
         assert a == b
 
 

@@ -4,7 +4,10 @@ the pieces it is built from (plan variants, the evaluation)."""
 from __future__ import annotations
 
 import random
+import sys
 import time
+from collections.abc import Sequence
+from types import FrameType
 
 import pytest
 
@@ -14,11 +17,12 @@ from burraco.bots.heuristic import HeuristicBot, play_turn
 from burraco.bots.plans import Table
 from burraco.bots.registry import make_bot
 from burraco.bots.search import SearchBot, plan_variants
-from burraco.engine import DISCARD, Smazzata, find_rules, preset_names
+from burraco.engine import DISCARD, Action, Smazzata, find_rules, preset_names
 from burraco.engine.position import build_position
 from burraco.engine.state import Phase
+from burraco.engine.views import SeatView
 
-from .helpers import decision_views, play_checked, twin_states
+from .helpers import choose_at, decision_views, play_checked, twin_states
 
 ITALIAN = find_rules("italian")
 
@@ -33,6 +37,9 @@ def test_only_legal_moves(preset: str, players: int) -> None:
     rules = find_rules(preset, players=players)
     lineup: list[Bot] = [tiny(1), HeuristicBot(2), tiny(3), RandomBot(4)]
     state, _ = play_checked(rules, lineup[:players], players)
+    assert state.is_over
+    everyone: list[Bot] = [tiny(10 + s) for s in range(players)]
+    state, _ = play_checked(rules, everyone, 20 + players)
     assert state.is_over
 
 
@@ -55,16 +62,43 @@ def test_deterministic_with_iterations() -> None:
     assert game() == game()
 
 
-@pytest.mark.parametrize(("preset", "players"), [("italian", 2), ("italian", 4)])
+@pytest.mark.parametrize(("preset", "players"), [("italian", 2), ("italian", 4), ("reale", 3)])
 def test_hidden_cards_do_not_matter(preset: str, players: int) -> None:
     rules = find_rules(preset, players=players)
     views = decision_views(rules, [HeuristicBot(s) for s in range(players)], 8, every=5)
     assert len(views) > 5
-    for i, view in enumerate(views[:12]):
+    for i, view in enumerate(views[:10]):
         one, two = twin_states(view, 50 + i)
-        a = SearchBot(4, iterations=10, depth=2).choose(one.view(view.seat), one.legal_actions())
-        b = SearchBot(4, iterations=10, depth=2).choose(two.view(view.seat), two.legal_actions())
+        a = choose_at(SearchBot(4, iterations=10, depth=2), one)
+        b = choose_at(SearchBot(4, iterations=10, depth=2), two, poison=True)
         assert a == b
+
+
+class PeekingBot(RandomBot):
+    """A cheat: it looks up its callers' frames for the full state and plays by the cards of the
+    next seat's hand. The hidden-information tests must catch it."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            state = frame.f_locals.get("state")
+            if isinstance(state, Smazzata):
+                hand = state.hands[(view.seat + 1) % view.players]
+                return legal[sum(i * k for i, k in enumerate(hand)) % len(legal)]
+            frame = frame.f_back
+        return super().choose(view, legal)
+
+
+def test_a_bot_that_peeks_is_caught() -> None:
+    views = decision_views(ITALIAN, [HeuristicBot(0), HeuristicBot(1)], 8, every=5)
+    caught = 0
+    for i, view in enumerate(views[:10]):
+        one, two = twin_states(view, 50 + i)
+        # the same view, other hidden cards: the peeking bot changes its mind at times
+        caught += choose_at(PeekingBot(1), one) != choose_at(PeekingBot(1), two)
+        one, _ = twin_states(view, 50 + i)
+        caught += choose_at(PeekingBot(1), one) != choose_at(PeekingBot(1), one.copy(), poison=True)
+    assert caught >= 5
 
 
 def test_time_budget_is_respected() -> None:
