@@ -419,3 +419,28 @@ def test_match_records(db_url: str) -> None:
             assert len(await store.matches(limit=1)) == 1
 
     asyncio.run(main())
+
+
+def test_many_concurrent_writes_never_fail_with_a_locked_database(db_url: str) -> None:
+    """Hundreds of players arriving in the same second (guest accounts, sessions, tables and seats
+    written concurrently, while a table appends actions): every write succeeds and lands."""
+    guests = 120
+
+    async def main() -> None:
+        async with opened(db_url) as store:
+            await new_table(store, "busy")
+
+            async def arrive(i: int) -> None:
+                user = await store.create_user(f"guest-{i}", None, guest=True)
+                token = await store.create_session(user.id)
+                assert (await store.session_user(token)) == user
+                await new_table(store, f"t{i}", created_by=user.id)
+                await store.set_seat(f"t{i}", 0, user_id=user.id, bot=None)
+                await store.log_action("busy", action(i + 1))
+
+            await asyncio.gather(*(arrive(i) for i in range(guests)))
+            _, actions, _ = await store.load_log("busy", 1)
+            assert len(actions) == guests
+            assert len(await store.tables(["open"])) == guests + 1
+
+    asyncio.run(main())

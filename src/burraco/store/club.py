@@ -9,8 +9,6 @@ the fees) is computed in ``burraco.club`` from these rows with ``burraco.tournam
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -403,9 +401,6 @@ def _prize(row: m.ClubPrize) -> PrizeInfo:
 
 # ------------------------------------------------------------------------------ the store
 
-_SQLITE_WRITES: weakref.WeakKeyDictionary[Store, asyncio.Lock] = weakref.WeakKeyDictionary()
-"""One lock per SQLite store: its club write transactions take turns (see ``write``)."""
-
 
 class ClubStore:
     """The club manager's transactions on the platform's database."""
@@ -420,13 +415,8 @@ class ClubStore:
         PostgreSQL serialises two changes of one evening with a row lock (``evening(...,
         lock=True)``). SQLite cannot upgrade two concurrent readers to writers (one of them
         fails with "database is locked"), so on SQLite the club's write transactions of one
-        process take turns."""
-        if self.store.dialect == "sqlite":
-            lock = _SQLITE_WRITES.setdefault(self.store, asyncio.Lock())
-            async with lock, self.store.sessions.begin() as session:
-                yield ClubTx(session)
-            return
-        async with self.store.sessions.begin() as session:
+        process take turns with every other write of the store (``Store.exclusive``)."""
+        async with self.store.write() as session:
             yield ClubTx(session)
 
     @asynccontextmanager

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,7 +21,12 @@ from typing import Any
 from sqlalchemy import delete, event, func, insert, select, text, update
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from . import models
 from .migrate import Applied, current_revision, upgrade
@@ -203,6 +208,7 @@ class Store:
         self._queue: asyncio.Queue[_Pending | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
+        self._sqlite_writes = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self.action_commits = 0
         """Group-commit transactions written so far (fewer than the actions when they batch)."""
         self.actions_written = 0
@@ -224,6 +230,24 @@ class Store:
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
+
+    def exclusive(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Held around every write transaction of this process on SQLite.
+
+        SQLite has one writer at a time: without this, concurrent writers wait in SQLite's busy
+        handler, which gives up after its timeout (5 s) with "database is locked" (a loaded
+        server registering hundreds of guests at once did, bench/README.md), and a transaction
+        that read before writing fails at once if another committed meanwhile. Waiting here
+        instead has no timeout and keeps arrival order. PostgreSQL needs no such thing."""
+        if self._sqlite_writes is None:
+            return contextlib.nullcontext()
+        return self._sqlite_writes
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A write transaction: committed at the end of the block, rolled back if it raises."""
+        async with self.exclusive(), self.sessions.begin() as session:
+            yield session
 
     async def close(self) -> None:
         """Write the actions already handed to the store, then disconnect."""
@@ -249,7 +273,7 @@ class Store:
     async def create_user(
         self, name: str, password_hash: str | None, *, guest: bool = False
     ) -> UserInfo:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             user = models.User(
                 name=name,
                 name_key=name.casefold(),
@@ -283,7 +307,7 @@ class Store:
     async def create_session(self, user_id: int, *, days: int = 30) -> str:
         """A new login token for the user (only its hash is stored)."""
         token = secrets.token_urlsafe(32)
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             session.add(
                 models.Session(
                     token_hash=hash_token(token),
@@ -310,7 +334,7 @@ class Store:
             return UserInfo(user.id, user.name, user.is_guest)
 
     async def delete_session(self, token: str) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             await session.execute(
                 delete(models.Session).where(models.Session.token_hash == hash_token(token))
             )
@@ -327,7 +351,7 @@ class Store:
         invite_code: str | None,
         players: int,
     ) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             session.add(
                 models.GameTable(
                     id=table_id,
@@ -347,7 +371,7 @@ class Store:
     async def set_seat(
         self, table_id: str, seat: int, *, user_id: int | None, bot: str | None
     ) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             await session.execute(
                 update(models.Seat)
                 .where(models.Seat.table_id == table_id, models.Seat.seat == seat)
@@ -362,7 +386,7 @@ class Store:
             values["match_no"] = match_no
         if owner is not None:
             values["owner_process"] = owner
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             await session.execute(
                 update(models.GameTable).where(models.GameTable.id == table_id).values(**values)
             )
@@ -422,7 +446,7 @@ class Store:
     # --------------------------------------------------------------------------- gameplay log
 
     async def log_smazzata(self, table_id: str, record: SmazzataRecord) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             session.add(
                 models.SmazzataLog(
                     table_id=table_id,
@@ -443,7 +467,7 @@ class Store:
     async def end_smazzata(
         self, table_id: str, match_no: int, number: int, *, result: list[int] | None, ended: str
     ) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             await session.execute(
                 update(models.SmazzataLog)
                 .where(
@@ -501,7 +525,7 @@ class Store:
 
     async def _commit_actions(self, batch: list[_Pending]) -> None:
         try:
-            async with self.engine.begin() as connection:
+            async with self.exclusive(), self.engine.begin() as connection:
                 await connection.execute(insert(models.ActionLog), [row for row, _ in batch])
         except Exception as error:
             if len(batch) > 1:
@@ -519,7 +543,7 @@ class Store:
                 done.set_result(None)
 
     async def log_chat(self, table_id: str, record: ChatRecord) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             session.add(
                 models.ChatLog(
                     table_id=table_id,
@@ -542,7 +566,7 @@ class Store:
         ended: str,
         record: str,
     ) -> None:
-        async with self.sessions.begin() as session:
+        async with self.write() as session:
             await session.merge(
                 models.MatchLog(
                     table_id=table_id,

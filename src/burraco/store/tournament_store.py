@@ -148,7 +148,7 @@ class TournamentStore:
         seed: int,
         now: datetime,
     ) -> None:
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             session.add(
                 m.Tournament(
                     id=tournament_id,
@@ -270,7 +270,7 @@ class TournamentStore:
             values["finished_at"] = finished_at
         if note is not None:
             values["note"] = note[:200]
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             await session.execute(
                 update(m.Tournament).where(m.Tournament.id == tournament_id).values(**values)
             )
@@ -300,7 +300,7 @@ class TournamentStore:
         """Register an entrant after the others. ``EntrantTaken`` when the id, or one of its
         people, is registered in the tournament already (as a player or a partner)."""
         people = [u for u in (user_id, partner_id) if u is not None]
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             if people:
                 clash = await session.scalar(
                     select(m.TournamentEntrant.entrant).where(
@@ -335,7 +335,7 @@ class TournamentStore:
                 raise EntrantTaken(entrant) from None
 
     async def remove_entrant(self, tournament_id: str, entrant: str) -> bool:
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             row = await session.get(m.TournamentEntrant, (tournament_id, entrant))
             if row is None:
                 return False
@@ -368,7 +368,7 @@ class TournamentStore:
         now: datetime,
     ) -> None:
         """A new round and its tables (no server tables yet), in one transaction."""
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             session.add(
                 m.TournamentRound(
                     tournament_id=tournament_id,
@@ -392,7 +392,7 @@ class TournamentStore:
                 )
 
     async def finish_round(self, tournament_id: str, number: int, now: datetime) -> None:
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             await session.execute(
                 update(m.TournamentRound)
                 .where(
@@ -414,7 +414,7 @@ class TournamentStore:
         values: dict[str, Any] = {"table_id": table_id}
         if played is not None:
             values["played"] = list(played)
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             await session.execute(
                 update(m.TournamentTable)
                 .where(
@@ -428,7 +428,7 @@ class TournamentStore:
     async def set_result(
         self, tournament_id: str, round: int, number: int, result: Mapping[str, Any]
     ) -> None:
-        async with self.store.sessions.begin() as session:
+        async with self.store.write() as session:
             await session.execute(
                 update(m.TournamentTable)
                 .where(
