@@ -21,10 +21,12 @@ from burraco.tournament import (
     danish_round,
     first_round,
     individual_round,
+    partial_elimination,
     round_robin,
     round_robin_round,
     seat_fours,
 )
+from burraco.tournament.standings import Standings, Total
 
 from .helpers import fours, ids, one_v_one
 
@@ -34,6 +36,34 @@ def pairs_of(pairing: Pairing) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------- Danish
+
+
+def test_T21_danish_with_partial_elimination() -> None:
+    # RULES.md T21's example: a 3-round event eliminating below 7 VP after round 1 and below
+    # 14 after round 2. Eight entrants after round 1 (VP of VP-3: 20-0, 17-3, 10-10, 13-7).
+    after_one = Standings.from_totals(
+        Total(EntrantId(e), vp=vp, mp=mp, played=1)
+        for e, vp, mp in [
+            ("A", 20, 900), ("B", 0, -900), ("C", 17, 400), ("D", 3, -400),
+            ("E", 10, 0), ("F", 10, 0), ("G", 13, 150), ("H", 7, -150),
+        ]
+    )  # fmt: skip
+    thresholds = {1: 7, 2: 14}
+    out = partial_elimination(after_one, after_round=1, thresholds=thresholds)
+    assert sorted(out) == ["B", "D"]  # below 7; H with exactly 7 stays in
+    # The next round pairs the others, in standings order (E and F tied: drawn).
+    survivors = [e for e in after_one.pairing_order(random.Random(1)) if e not in out]
+    second = danish_round(survivors, History(), round=2)
+    assert {frozenset(t.entrants) for t in second.tables} == {
+        frozenset(p) for p in (("A", "C"), ("G", survivors[3]), (survivors[4], "H"))
+    }
+    assert not second.byes
+    # A round without a threshold eliminates nobody; thresholds are checked.
+    assert partial_elimination(after_one, after_round=3, thresholds=thresholds) == ()
+    with pytest.raises(ValueError, match="T21"):
+        partial_elimination(after_one, after_round=0, thresholds=thresholds)
+    with pytest.raises(ValueError, match="T21"):
+        partial_elimination(after_one, after_round=1, thresholds={0: 7})
 
 
 def test_T18_round_one_in_registration_order_or_at_random() -> None:

@@ -19,7 +19,7 @@ from .club import (
     ranking_points,
     sit_outs,
 )
-from .danish import RematchPolicy, danish_round, first_round
+from .danish import RematchPolicy, danish_round, first_round, partial_elimination
 from .entrants import Admission, EntrantId, EntrantKind, admit, entrant_ids
 from .fours import individual_round, seat_fours
 from .history import History
@@ -95,6 +95,7 @@ __all__ = [
     "entrant_ids",
     "first_round",
     "individual_round",
+    "partial_elimination",
     "ranking_points",
     "round_outcomes",
     "round_robin",

@@ -8,7 +8,7 @@ The order passed in already carries the random tie-breaks of T17 (``Standings.pa
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from .byes import choose_byes
@@ -16,6 +16,7 @@ from .entrants import EntrantId
 from .history import History, pair
 from .matching import first_perfect_matching
 from .pairing import Pairing, Table
+from .standings import Standings
 
 
 class RematchPolicy(StrEnum):
@@ -101,3 +102,26 @@ def pair_in_order(
     if found is None:
         return None
     return [(players[i], players[j]) for i, j in found]
+
+
+def partial_elimination(
+    standings: Standings, *, after_round: int, thresholds: Mapping[int, int]
+) -> tuple[EntrantId, ...]:
+    """T21, Danish with partial elimination: the entrants eliminated after ``after_round``.
+
+    ``thresholds`` maps a round to the VP an entrant needs after it to stay in (e.g. ``{1: 7,
+    2: 14}`` for a 3-round event); rounds not listed eliminate nobody. The standings are those
+    after ``after_round``, of the entrants still in; the eliminated keep their place in the
+    final ranking with the VP they had, and the next round pairs the others
+    (``danish_round`` on the pairing order without them)."""
+    if after_round < 1:
+        raise ValueError(f"T21: rounds are numbered from 1, not {after_round}")
+    for number, vp in thresholds.items():
+        if number < 1 or vp < 0:
+            raise ValueError(
+                f"T21: a threshold is a VP count >= 0 after a round >= 1, not {number}: {vp}"
+            )
+    needed = thresholds.get(after_round)
+    if needed is None:
+        return ()
+    return tuple(row.entrant for row in standings.rows if row.vp < needed)
