@@ -60,7 +60,8 @@ def test_a_sit_and_go_on_the_tournament_page(pages: Pages) -> None:
     create_sitgo(page, "Coppie", kind="pairs")
     page.locator('input[name="partner"]').fill("Nessuno")
     page.locator('[data-cmd="register"]').click()
-    page.wait_for_selector(".notice.warn")
+    # The pairs form shows its own hint as a warning first: wait for the server's refusal.
+    page.wait_for_selector(".notice.warn:has-text('Non c')")
     assert "Non c'è un giocatore con quel nome." in page.locator(".notice.warn").inner_text()
     page.locator('input[name="partner"]').fill(partner_name)
     page.locator('[data-cmd="register"]').click()
