@@ -107,9 +107,10 @@ def deal_from_deck(
     sizes = pozzetto_layout(rules, late=late)
     pozzetti: list[list[Card]] = [[] for _ in sizes]
     bottom = len(deck) - 1
-    while any(len(p) < size for p, size in zip(pozzetti, sizes, strict=True)):
+    # Round by round from the bottom of the deck, one card to each pozzetto not yet full.
+    for round_ in range(max(sizes, default=0)):
         for pozzetto, size in zip(pozzetti, sizes, strict=True):
-            if len(pozzetto) < size:
+            if round_ < size:
                 pozzetto.append(deck[bottom])
                 bottom -= 1
     stock = tuple(deck[top : bottom + 1])

@@ -13,13 +13,10 @@ Every check returns either a result or a ``MeldError`` naming the rule that fail
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import CARDS, JOKER_ID, RANK_NAMES, SUITS, Card
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .actions import Action
 
 RUN: Final = 0
 SET: Final = 1
@@ -49,8 +46,6 @@ class Meld:
 
     __slots__ = (
         "accepts_wild",
-        "attach_memo",
-        "extend_memo",
         "ident",
         "interest",
         "kind",
@@ -79,10 +74,6 @@ class Meld:
     accepts_wild: bool
     """Whether a wild from the hand could ever join: no wild yet, or a same-suit two as the wild
     that may turn natural at position 2 and make room (E20)."""
-    attach_memo: dict[int, tuple[tuple[Action, ...], int]]
-    """Memo of the move generator: hand signature -> candidate attaches (see movegen.py)."""
-    extend_memo: dict[tuple[int, tuple[Card, ...]], Meld | MeldError]
-    """Memo of ``check_extend`` for this meld (a meld is immutable, so results never change)."""
 
     def __init__(
         self,
@@ -102,8 +93,6 @@ class Meld:
         self.naturals = naturals
         self.wild = wild
         self.seq = seq
-        self.attach_memo = {}
-        self.extend_memo = {}
         wild_code = 53 if wild is None else int(wild)
         if kind == RUN:
             # A same-suit two standing as the wild may turn natural at position 2 (E20), so
@@ -267,15 +256,23 @@ class Meld:
         return self.wild is None and len(self) >= rules.burraco_min_length
 
     def with_seq(self, seq: int) -> Meld:
-        return Meld(
-            self.kind,
-            suit=self.suit,
-            rank=self.rank,
-            mask=self.mask,
-            naturals=self.naturals,
-            wild=self.wild,
-            seq=seq,
-        )
+        """The same meld with another sequence number (a copy of the fields, nothing derived)."""
+        new = _new_meld(Meld)
+        new.kind = self.kind
+        new.suit = self.suit
+        new.rank = self.rank
+        new.mask = self.mask
+        new.naturals = self.naturals
+        new.wild = self.wild
+        new.seq = seq
+        new.reach = self.reach
+        new.ident = self.ident
+        new.interest = self.interest
+        new.accepts_wild = self.accepts_wild
+        return new
+
+
+_new_meld = object.__new__
 
 
 def _rebuild_meld(
@@ -413,12 +410,30 @@ def _check_new_run(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     )
 
 
+_EXTEND_MEMO: dict[tuple[object, ...], Meld | MeldError] = {}
+
+
 def check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
-    """Validate attaching ``cards`` to ``meld`` (R23): the result must be valid as a whole."""
-    key = (rules.max_natural_aces_per_run, tuple(cards))
-    result = meld.extend_memo.get(key)
+    """Validate attaching ``cards`` to ``meld`` (R23): the result must be valid as a whole.
+
+    Results are memoised by the meld's value (``ident``, and a set's naturals), shared by every
+    meld of that value; the memo holds them with sequence number 0, and a result gets the meld's
+    own number on the way out.
+    """
+    key: tuple[int, int, tuple[Card, ...]] | tuple[int, int, tuple[Card, ...], tuple[Card, ...]]
+    if meld.kind == SET:  # a set's ident leaves out which suits it holds
+        key = (meld.ident, rules.max_natural_aces_per_run, tuple(cards), meld.naturals)
+    else:
+        key = (meld.ident, rules.max_natural_aces_per_run, tuple(cards))
+    result = _EXTEND_MEMO.get(key)
     if result is None:
-        result = meld.extend_memo[key] = _check_extend(meld, cards, rules)
+        if len(_EXTEND_MEMO) >= _OPEN_MEMO_LIMIT:
+            _EXTEND_MEMO.clear()
+        result = _EXTEND_MEMO[key] = _check_extend(meld, cards, rules)
+        if isinstance(result, Meld) and result.seq:
+            result = _EXTEND_MEMO[key] = result.with_seq(0)
+    if meld.seq and isinstance(result, Meld):
+        return result.with_seq(meld.seq)
     return result
 
 

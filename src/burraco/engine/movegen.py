@@ -205,7 +205,13 @@ def discard_actions(state: Smazzata) -> list[Action]:
     if present >> JOKER_ID:
         out.append(_DISCARD[seat][JOKER_ID])
     size = state.sizes[seat]
-    if size > 1 and state.lock < 0:
+    lock = state.lock
+    if size > 1:
+        # Only the card picked up alone can be barred (R17): every other discard is legal.
+        if lock >= 0:
+            copies = state.hands[seat][lock]
+            if copies and state._discard_problem(seat, lock, copies, size, state.lock_in_hand):
+                out.remove(_DISCARD[seat][lock])
         return out
     hand = state.hands[seat]
     lock_in_hand = state.lock_in_hand
@@ -279,7 +285,10 @@ def meld_actions(state: Smazzata) -> list[Action]:
         else:
             # three naturals: three suits, or twins in one suit and a card of another
             ranks = (a & b & (c | d)) | (c & d & (a | b)) | (dup & two_suits)
-        ranks &= _set_rank_mask(rules.set_ranks) & ~state.set_mask[line]
+        allowed = _SET_RANK_MASKS.get(rules.set_ranks)
+        if allowed is None:
+            allowed = _SET_RANK_MASKS[rules.set_ranks] = sum(1 << (r - 1) for r in rules.set_ranks)
+        ranks &= allowed & ~state.set_mask[line]
         while ranks:
             low = ranks & -ranks
             ranks ^= low
@@ -296,25 +305,27 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
     # -- attach (R23) --
     if line_melds:
+        attach_groups = _ATTACH_GROUPS
         index = 0
         for meld in line_melds:
             index += 1
             if not present & meld.interest and not (wcode and meld.accepts_wild):
                 continue
-            memo = meld.attach_memo
             if meld.kind == SET:
                 r = meld.rank - 1
-                # The rank's cards, one bit per suit held once (and per suit held twice).
+                # The rank's cards, one bit per suit held once (and per suit held twice); the
+                # meld's shape (ident) says which can join.
                 key = (
                     (present >> r & _RANK_ACROSS_SUITS)
                     | (double >> r & _RANK_ACROSS_SUITS) << 1
                     | (wcode << 2 | seat) << 41
                     | index << 48
+                    | meld.ident << 54
                 )
-                group = memo.get(key)
+                group = attach_groups.get(key)
                 if group is None:
                     found = _set_attach_cards(state.hands[seat], meld, wcode)
-                    group = memo[key] = _group(found, seat, ATTACH, index)
+                    group = _store(attach_groups, key, _attach_group(found, seat, index))
             else:
                 shift = 13 * meld.suit
                 key = (
@@ -322,13 +333,15 @@ def meld_actions(state: Smazzata) -> list[Action]:
                     | (double >> shift & 3) << 13
                     | (wcode << 2 | seat) << 15
                     | index << 22
+                    | two_aces << 28
+                    | meld.ident << 29
                 )
-                group = memo.get(key)
+                group = attach_groups.get(key)
                 if group is None:
                     found = _run_attach_cards(
                         meld, present >> shift & 0x1FFF, double >> shift & 3, wcode, two_aces
                     )
-                    group = memo[key] = _group(found, seat, ATTACH, index)
+                    group = _store(attach_groups, key, _attach_group(found, seat, index))
             if not group[1]:
                 continue
             if group[1] <= limit:
@@ -342,6 +355,35 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
 
 _RANK_ACROSS_SUITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_ATTACH_GROUPS: dict[int, Group] = {}
+"""Memo of attach actions: the meld's shape (``Meld.ident``), its number on the line, the seat and
+the hand cards that matter. Shared by every meld of the same shape, in every game."""
+
+
+_ATTACH_BY_CARDS: dict[int, Group] = {}
+"""Attach actions by candidate card groups (their ``_CARD_GROUPS`` key), seat and meld number:
+many hands share the candidates of one meld shape, and so its actions."""
+_NO_GROUP: Final[Group] = ((), 0)
+
+
+def _attach_group(found: tuple[int, CardGroups], seat: int, index: int) -> Group:
+    key, cards = found
+    if key < 0:
+        return _NO_GROUP
+    key = (key << 2 | seat) << 6 | index
+    group = _ATTACH_BY_CARDS.get(key)
+    if group is None:
+        group = _store(_ATTACH_BY_CARDS, key, _group(cards, seat, ATTACH, index))
+    return group
+
+
+def _store(memo: dict[int, Group], key: int, group: Group) -> Group:
+    if len(memo) >= _GROUPS_LIMIT:
+        memo.clear()
+    memo[key] = group
+    return group
+
+
 CardGroups = tuple[tuple[Card, ...], ...]
 _CARD_GROUPS: dict[int, CardGroups] = {}
 """Memo of candidate attaches as card tuples, shared by all melds of the same shape."""
@@ -354,24 +396,30 @@ def _card_groups(key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]
     return groups
 
 
-def _set_attach_cards(hand: list[int], meld: Meld, wcode: int) -> CardGroups:
-    """Candidate attaches to a set (R26): any of the rank's cards, and a wild if it has none."""
+def _set_attach_cards(hand: list[int], meld: Meld, wcode: int) -> tuple[int, CardGroups]:
+    """Candidate attaches to a set (R26): any of the rank's cards, and a wild if it has none.
+
+    Returns the candidates' memo key (-1 when there are none) and the candidates.
+    """
     r = meld.rank - 1
     counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
     can_wild = meld.wild is None
     if not counts and not (can_wild and wcode):
-        return ()
+        return -1, ()
     key = ((meld.ident << 8 | counts) << 5 | wcode) << 1
     found = _CARD_GROUPS.get(key)
     if found is None:
         found = _card_groups(key, _set_attaches(meld.rank, counts, can_wild, wcode))
-    return found
+    return key, found
 
 
 def _run_attach_cards(
     meld: Meld, mask: int, doubles: int, wcode: int, two_aces: bool
-) -> CardGroups:
-    """Candidate attaches to a run, shared between games through the hand cards that matter."""
+) -> tuple[int, CardGroups]:
+    """Candidate attaches to a run, shared between games through the hand cards that matter.
+
+    Returns the candidates' memo key (-1 when there are none) and the candidates.
+    """
     suit = meld.suit
     positions = (mask << 1 | (mask & 1) << 14) & ~meld.mask
     old = meld.wild
@@ -379,7 +427,7 @@ def _run_attach_cards(
         # No natural can attach; a wild alone can, if the run has no wild left (its own wild
         # may be a same-suit two that becomes natural at position 2, E20).
         if not wcode or (old is not None and (old != 13 * suit + 1 or meld.mask & 4)):
-            return ()
+            return -1, ()
         positions = 0
     else:
         # (a same-suit two as the wild may fill position 2 itself, R42)
@@ -389,7 +437,7 @@ def _run_attach_cards(
     found = _CARD_GROUPS.get(key)
     if found is None:
         found = _card_groups(key, _run_attaches(meld, positions, doubles, wcode, two_aces))
-    return found
+    return key, found
 
 
 def _reachable(fixed: int, positions: int) -> int:
@@ -430,9 +478,8 @@ def _filter(
             out.append(action)
 
 
-@cache
-def _set_rank_mask(ranks: frozenset[int]) -> int:
-    return sum(1 << (r - 1) for r in ranks)
+_SET_RANK_MASKS: dict[frozenset[int], int] = {}
+"""The ranks a ruleset allows in sets, as a mask (bit r-1 for rank r)."""
 
 
 def _open_runs(
