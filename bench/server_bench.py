@@ -887,6 +887,9 @@ class Phase:
     messages_per_s: float
     megabytes_per_s: float
     usage: Usage
+    gc_pauses: list[tuple[int, float]] | None = None
+    """The server's garbage collections of 20 ms or more in the window, as (generation, ms)
+    (``/api/server/stats``); None for the echo server, which does not report them."""
 
 
 @dataclass
@@ -907,6 +910,18 @@ class Results:
     profile: dict[str, Any] | None = None
     retried: dict[str, int] = field(default_factory=dict)
     """Set-up requests the server answered 5xx, tried again: endpoint and status -> count."""
+
+
+def gc_pauses(stats_url: str, wall_start: float, wall_end: float) -> list[tuple[int, float]]:
+    """The server's collections of 20 ms or more between two wall-clock times: (generation, ms)."""
+    import httpx
+
+    stats = httpx.get(stats_url, timeout=30).json()
+    return [
+        (pause["generation"], pause["ms"])
+        for pause in stats["gc"]["long_pauses"]
+        if wall_start <= pause["at"] <= wall_end
+    ]
 
 
 def merge_phase(
@@ -992,10 +1007,12 @@ class Runner:
         *,
         sockets: int,
         offered: float | None,
+        stats_url: str | None = None,
     ) -> Phase:
         args = self.args
         start = time.monotonic() + 0.5 + args.warmup
         end = start + args.seconds
+        wall_start = time.time() + (start - time.monotonic())
         label = f"{name}: {args.warmup:g} s warm-up, {args.seconds:g} s measured"
         log(label)
         clients.send([{"do": command, "start": start, "end": end, **extra}] * len(clients.pipes))
@@ -1014,6 +1031,8 @@ class Runner:
             offered=offered,
             use=use,
         )
+        if stats_url is not None:
+            done.gc_pauses = gc_pauses(stats_url, wall_start, wall_start + args.seconds)
         log(
             f"{name}: {done.per_s:,.0f}/s, p50 {done.latency.p50:.1f} ms, "
             f"p99 {done.latency.p99:.1f} ms, max {done.latency.max:.1f} ms; server "
@@ -1122,6 +1141,7 @@ class Runner:
                     {"mode": name},
                     sockets=sockets,
                     offered=args.tables / args.interval if name == "human" else None,
+                    stats_url=server.base_url + "/api/server/stats",
                 )
                 if profiler is not None:
                     results.profile = self.finish_profiler(profiler)
@@ -1421,6 +1441,16 @@ def detail_lines(results: Results) -> list[str]:
             f"({phase.megabytes_per_s:.1f} MB/s of JSON) to the clients; server RSS "
             f"{use.server_rss_mb:.0f} MB"
         )
+        if phase.gc_pauses is not None:
+            pauses = sorted(ms for _generation, ms in phase.gc_pauses)
+            by_generation = Counter(generation for generation, _ms in phase.gc_pauses)
+            text += f"; garbage-collector pauses of 20 ms or more: {len(pauses)}"
+            if pauses:
+                text += (
+                    f" (generations 0/1/2: {by_generation[0]}/{by_generation[1]}/"
+                    f"{by_generation[2]}; longest {pauses[-1]:,.0f} ms, together "
+                    f"{sum(pauses):,.0f} ms)"
+                )
         if phase.lag is not None:
             text += (
                 f"; client send delay after due time p50 {ms(phase.lag.p50)} ms, p99 "

@@ -408,6 +408,7 @@ def test_openapi_describes_every_route(server: LiveServer) -> None:
         "/api/tables/{table_id}/record",
         "/api/matches",
         "/api/info",
+        "/api/server/stats",
     }
     for route in routes:
         for method in route.methods or ():
@@ -431,7 +432,7 @@ def test_openapi_describes_every_route(server: LiveServer) -> None:
                     assert error.endswith("/ErrorOut"), (route.path, status)
     for name in ("Credentials", "LoginOut", "UserOut", "NewTable", "TableOut", "LobbyTableOut"):
         assert name in schemas
-    for name in ("SeatRequest", "BotRequest", "MatchOut", "InfoOut", "ErrorOut"):
+    for name in ("SeatRequest", "BotRequest", "MatchOut", "InfoOut", "StatsOut", "ErrorOut"):
         assert name in schemas
     assert set(schemas["NewTable"]["properties"]) >= {
         "rules",
@@ -453,3 +454,15 @@ def test_server_info(server: LiveServer) -> None:
     assert body["protocol"] == 1
     assert "italian" in body["presets"] and "random" in body["bots"]
     json.dumps(body)
+
+
+def test_server_stats_report_tables_and_the_collector(server: LiveServer) -> None:
+    with server.client() as client:
+        client.post("/api/guest")
+        created = client.post("/api/tables", json={"rules": "italian", "players": 2, "smazzate": 1})
+        assert created.status_code in (200, 201), created.text
+        body = client.get("/api/server/stats").json()
+    assert body["tables"] >= 1
+    gc_record = body["gc"]
+    assert gc_record["frozen"] > 0  # start-up froze what it built (collector.py)
+    assert len(gc_record["collections"]) == len(gc_record["longest_pause_ms"]) == 3

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import re
 import time
@@ -31,6 +30,7 @@ from burraco.store import Store, UserInfo
 
 from . import auth, club_routes, fairness, tournament_routes
 from .botrunner import BotRunner
+from .collector import Collector
 from .config import ServerConfig
 from .connection import Connection
 from .hub import Hub
@@ -149,6 +149,12 @@ class InfoOut(BaseModel):
     bots: list[str]
 
 
+class StatsOut(BaseModel):
+    tables: int = Field(description="tables held by this process")
+    connections: int = Field(description="open WebSocket connections")
+    gc: dict[str, Any] = Field(description="the garbage collector's record (collector.py)")
+
+
 ERROR_SCHEMA = "#/components/schemas/ErrorOut"
 
 
@@ -195,9 +201,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
         await hub.tournaments.start()
-        tune_gc()
+        collector = Collector(freeze_every=config.gc_freeze_seconds)
+        collector.start()
+        app.state.collector = collector
         log.info("burraco server %s ready (%d tables resumed)", __version__, resumed)
         yield
+        await collector.close()
         await hub.tournaments.close()
         await hub.close()
 
@@ -445,6 +454,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "bots": sorted(BOT_LEVELS),
         }
 
+    @app.get(
+        "/api/server/stats", tags=["server"], response_model=None, responses=_answers(StatsOut)
+    )
+    async def server_stats() -> dict[str, Any]:
+        """Operating figures of this server process (for operators and the load benchmark)."""
+        collector: Collector = app.state.collector
+        return {
+            "tables": len(hub().tables),
+            "connections": len(hub().connections),
+            "gc": collector.stats.as_json(),
+        }
+
     # -- play --
 
     @app.websocket("/ws")
@@ -457,25 +478,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     if WEB.is_dir():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
-
-
-def tune_gc() -> None:
-    """Moves everything alive after start-up (modules, the app, resumed tables) out of the
-    garbage collector's reach: the long-lived objects are then never scanned again, which keeps
-    the collector's pauses short on a server holding thousands of tables.
-
-    Young collections then run every 10,000 new objects rather than 700: a table's state lives
-    until its next action (seconds, at human pace), and with the default threshold most states
-    were caught alive by two young collections and moved to the oldest generation, whose growth
-    triggers the full collections that scan every table and socket (0.1-1 s pauses at 1,000
-    tables, bench/README.md). Reference cycles are still collected, a little later."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
-
-
-GC_YOUNG_THRESHOLD = 10_000
-"""Net new container objects between two young collections (CPython's default is 700)."""
 
 
 MAX_BOT_SECONDS = 5.0

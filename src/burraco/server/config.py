@@ -34,6 +34,9 @@ class ServerConfig:
     login_attempts_per_minute: float = 10.0
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     bot_workers: int = 2
+    gc_freeze_seconds: float = 30.0
+    """Seconds between two freezes of the objects alive (``collector.py``); 0: freeze only at
+    start-up."""
     """Worker processes for the search bots (cheap bots run in threads)."""
     test_seed: int | None = None
     """FOR TESTS ONLY: deal from ``random.Random(test_seed)`` instead of the CSPRNG

@@ -1,0 +1,98 @@
+"""The server's garbage-collection policy (server/collector.py): freezes, sweeps, pause records."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from burraco.server.collector import YOUNG_THRESHOLD, Collector
+
+
+@pytest.fixture(autouse=True)
+def restore_gc() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def cycle() -> Node:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return a
+
+
+def start(collector: Collector) -> None:
+    async def main() -> None:
+        collector.start()
+        await collector.close()
+
+    asyncio.run(main())
+
+
+def test_start_freezes_what_is_alive_and_raises_the_young_threshold() -> None:
+    collector = Collector(freeze_every=0)
+    start(collector)
+    assert gc.get_threshold()[0] == YOUNG_THRESHOLD
+    # (objects of the finished event loop left the frozen set when they were freed)
+    assert collector.stats.frozen >= gc.get_freeze_count() > 1000
+
+
+def test_a_cycle_that_dies_while_frozen_is_freed_by_a_sweep() -> None:
+    collector = Collector(freeze_every=0)
+    alive = [cycle() for _ in range(1000)]
+    start(collector)
+    frozen = gc.get_freeze_count()
+    del alive  # 1,000 cycles of two nodes die while frozen: only a sweep can free them
+    assert gc.collect() == 0
+    collector.sweep()
+    assert collector.stats.sweeps == 1
+    assert collector.stats.last_sweep_found >= 2000
+    assert gc.get_freeze_count() <= frozen - 2000
+
+
+def test_step_sweeps_only_when_frozen_objects_pile_up() -> None:
+    collector = Collector(freeze_every=0, sweep_growth=1.5, sweep_floor=0)
+    start(collector)
+    collector.step()  # nothing new: a freeze, no sweep
+    assert (collector.stats.freezes, collector.stats.sweeps) == (1, 0)
+    keep = [Node() for _ in range(gc.get_freeze_count())]  # the frozen population doubles
+    collector.step()
+    assert (collector.stats.freezes, collector.stats.sweeps) == (2, 1)
+    assert len(keep) > 0
+
+
+def test_pauses_are_recorded_per_generation() -> None:
+    collector = Collector(freeze_every=0)
+    start(collector)
+    gc.callbacks.append(collector._on_collection)
+    try:
+        before = list(collector.stats.collections)
+        gc.collect(0)
+        gc.collect(2)
+    finally:
+        gc.callbacks.remove(collector._on_collection)
+    assert collector.stats.collections[0] == before[0] + 1
+    assert collector.stats.collections[2] == before[2] + 1
+    assert collector.stats.longest_pause[2] > 0
+
+
+def test_the_periodic_task_freezes_while_the_loop_runs() -> None:
+    collector = Collector(freeze_every=0.01)
+
+    async def main() -> None:
+        collector.start()
+        await asyncio.sleep(0.2)
+        await collector.close()
+
+    asyncio.run(main())
+    assert collector.stats.freezes >= 2
+    assert collector._on_collection not in gc.callbacks
