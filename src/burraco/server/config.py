@@ -34,6 +34,9 @@ class ServerConfig:
     login_attempts_per_minute: float = 10.0
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     bot_workers: int = 2
+    finished_table_seconds: float = 600.0
+    """Seconds a finished table nobody watches stays in memory (it is loaded again on demand);
+    0: kept until the server stops."""
     gc_freeze_seconds: float = 30.0
     """Seconds between two freezes of the objects alive (``collector.py``); 0: freeze only at
     start-up."""

@@ -95,6 +95,11 @@ class Hub:
             actor.start()
             return actor
 
+    def forget(self, actor: TableActor) -> None:
+        """Drop a finished, unwatched table from memory (``TableActor._evict_if_idle``)."""
+        if self.tables.get(actor.id) is actor:
+            del self.tables[actor.id]
+
     def table_finished(self, actor: TableActor, result: dict[str, Any]) -> None:
         for listener in self.finish_listeners:
             listener(actor, result)

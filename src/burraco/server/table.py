@@ -42,6 +42,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("burraco.table")
 
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    """A command forwarded from an evicted actor failed: nobody awaits it, so say it here."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("forwarded table command failed", exc_info=task.exception())
+
+
 EVENT_MEMORY: Final = 256
 """Events kept (compact, encoded) to resend to reconnecting clients; older gaps get a
 snapshot. Views are not kept: a resend ends with ``synced`` carrying the current view."""
@@ -128,11 +135,16 @@ class TableActor:
         self._bot_pending: int | None = None
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()
+        self.evicted = False
+        """Set when the hub let go of this finished table (``_evict_if_idle``): commands that
+        still reach this object go to the table's new actor."""
 
     # ------------------------------------------------------------------------- the actor
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table {self.id}")
+        if self.status == "finished":  # loaded for its record or a rematch: not kept for ever
+            self._arm_eviction()
 
     async def stop(self) -> None:
         for handle in self._timers.values():
@@ -144,11 +156,17 @@ class TableActor:
 
     async def call(self, kind: str, conn: Connection | None = None, data: Any = None) -> Any:
         """Run a command on the actor and wait for its result (or its TableError)."""
+        if self.evicted:
+            return await (await self.hub.table(self.id)).call(kind, conn, data)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.queue.put(Command(kind, conn, data, done))
         return await done
 
     def post(self, kind: str, conn: Connection | None = None, data: Any = None) -> None:
+        if self.evicted:
+            task = asyncio.get_running_loop().create_task(self.call(kind, conn, data))
+            task.add_done_callback(_log_failure)
+            return
         self.queue.put_nowait(Command(kind, conn, data))
 
     async def _run(self) -> None:
@@ -188,6 +206,8 @@ class TableActor:
                 continue
             if command.done is not None and not command.done.done():
                 command.done.set_result(result)
+            if self.evicted:
+                return  # the hub let go of this table; its next command builds a new actor
 
     # ---------------------------------------------------------------------------- helpers
 
@@ -738,6 +758,7 @@ class TableActor:
         self._publish("match_end", result)
         self.hub.bots.forget_table(self.id)
         self.hub.table_finished(self, result)
+        self._arm_eviction()
 
     def record(self, names: list[str], *, timed_out_seat: int | None) -> Record:
         hands = list(self.hands)
@@ -826,6 +847,25 @@ class TableActor:
                 self._maybe_bot()
         elif kind == "clock":
             await self._clock_expired()
+        elif kind == "evict":
+            self._evict_if_idle()
+
+    def _arm_eviction(self) -> None:
+        delay = self.hub.config.finished_table_seconds
+        if delay > 0:
+            self._set_timer("evict", delay, ("evict",))
+
+    def _evict_if_idle(self) -> None:
+        """Let the hub forget a finished table nobody watches (its record is in the store, and
+        ``Hub.table`` loads it again on demand): a long-running server must not keep every table
+        it ever held in memory."""
+        if self.status != "finished":
+            return  # a rematch began: its own end arms the eviction again
+        if self.watchers or not self.queue.empty():
+            self._arm_eviction()
+            return
+        self.evicted = True
+        self.hub.forget(self)
 
     async def _clock_expired(self) -> None:
         clock, state = self.clock, self.state

@@ -1,0 +1,91 @@
+"""Finished tables nobody watches leave the server's memory and come back on demand.
+
+A server that runs for weeks must not keep every table it ever held; a finished table's record
+is in the store, so the hub lets go of it (``finished_table_seconds`` after the end, once no
+connection watches it) and ``Hub.table`` loads it again when someone asks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from burraco.server.botrunner import BotRunner
+from burraco.server.config import ServerConfig
+from burraco.server.connection import Connection
+from burraco.server.hub import Hub
+from burraco.server.table import TableActor, TableError
+from burraco.server.tableconfig import TableConfig
+from burraco.store import Store, UserInfo
+
+
+async def until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def run(tmp_path: Path, scenario: Callable[[Hub, UserInfo], Awaitable[None]]) -> None:
+    async def main() -> None:
+        config = ServerConfig(
+            data_dir=tmp_path, bot_delay=0.0, bot_workers=0, finished_table_seconds=0.1
+        )
+        store = await Store.open(config.database())
+        hub = Hub(config, store, BotRunner(processes=0))
+        try:
+            creator = await store.create_user("organiser", None, guest=True)
+            await scenario(hub, creator)
+        finally:
+            await hub.close()
+
+    asyncio.run(main())
+
+
+async def bots_match(hub: Hub, creator: UserInfo) -> TableActor:
+    """A one-smazzata match between two random bots, played to its end."""
+    config = TableConfig(rules="italian", players=2, smazzate=1, between_smazzate=0.0)
+    actor = await hub.create_table(creator, config, seat=None)
+    for seat in (0, 1):
+        await actor.call("bot", data={"user": creator, "seat": seat, "level": "random"})
+    await until(lambda: actor.status == "finished", 60, "the bots' match to end")
+    return actor
+
+
+def test_a_finished_unwatched_table_is_forgotten_then_loaded_again(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, creator: UserInfo) -> None:
+        actor = await bots_match(hub, creator)
+        await until(lambda: actor.id not in hub.tables, 10, "the eviction")
+        assert actor.evicted
+        assert actor._task is not None
+        await until(actor._task.done, 5, "the evicted actor's task to end")
+        again = await hub.table(actor.id)  # loaded from the store
+        assert again is not actor and again.status == "finished"
+        assert await hub.store.match_record(actor.id, again.match_no) is not None
+        # A command that still reaches the old object is answered by the new actor.
+        with pytest.raises(TableError) as refused:
+            await actor.call("sit", data={"user": creator, "seat": 0})
+        assert refused.value.code == "not_open"
+        # The reloaded table is forgotten in its turn.
+        await until(lambda: actor.id not in hub.tables, 10, "the second eviction")
+
+    run(tmp_path, scenario)
+
+
+def test_a_watched_finished_table_stays(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, creator: UserInfo) -> None:
+        actor = await bots_match(hub, creator)
+        conn = Connection(creator)
+        hub.connections.add(conn)
+        await actor.call("join", conn, None)
+        await asyncio.sleep(0.5)  # five eviction periods
+        assert hub.tables.get(actor.id) is actor and not actor.evicted
+        await actor.call("leave", conn)
+        await until(lambda: actor.id not in hub.tables, 10, "the eviction after the leave")
+
+    run(tmp_path, scenario)
