@@ -21,6 +21,7 @@ from fastapi.routing import APIRoute
 
 from burraco.engine.record import read_record, replay
 from burraco.server.app import create_app
+from burraco.server.config import ServerConfig
 
 from ._live import LiveServer, live_server
 
@@ -307,7 +308,7 @@ def test_seat_and_remove_bots(server: LiveServer, people: list[Player]) -> None:
     path = f"/api/tables/{table['id']}/bots"
     seated = a.post(path, {"seat": 1, "level": "random"}).json()
     assert seated["seats"][1]["bot"] == "random" and seated["seats"][1]["connected"] is True
-    refused(c.post(path, {"seat": 2, "level": "random"}), 409, "forbidden")  # not at the table
+    refused(c.post(path, {"seat": 2, "level": "random"}), 403, "forbidden")  # not at the table
     refused(a.post(path, {"seat": 1, "level": "greedy"}), 409, "seat_taken")
     refused(a.post(path, {"seat": 0, "level": "greedy"}), 409, "seat_taken")  # a person there
     refused(a.post(path, {"seat": 0, "level": None}), 409, "no_bot")
@@ -403,6 +404,7 @@ def test_openapi_describes_every_route(server: LiveServer) -> None:
         "/api/tables/{table_id}",
         "/api/tables/{table_id}/sit",
         "/api/tables/{table_id}/stand",
+        "/api/tables/{table_id}/cancel",
         "/api/tables/{table_id}/bots",
         "/api/tables/{table_id}/rematch",
         "/api/tables/{table_id}/record",
@@ -466,3 +468,39 @@ def test_server_stats_report_tables_and_the_collector(server: LiveServer) -> Non
     gc_record = body["gc"]
     assert gc_record["frozen"] > 0  # start-up froze what it built (collector.py)
     assert len(gc_record["collections"]) == len(gc_record["longest_pause_ms"]) == 3
+
+
+def test_the_creator_cancels_a_waiting_table(server: LiveServer, people: list[Player]) -> None:
+    creator, other = people[0], people[1]
+    table = creator.create(rules="italian", players=4, smazzate=1)  # two seats stay free
+    assert other.post(f"/api/tables/{table['id']}/sit", {"seat": 1}).status_code == 200
+    refused(other.post(f"/api/tables/{table['id']}/cancel"), 403, "forbidden")
+    answer = creator.post(f"/api/tables/{table['id']}/cancel")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "cancelled"
+    assert table["id"] not in lobby(server)
+    assert info(server, table["id"])["status"] == "cancelled"  # loaded again from the store
+    refused(people[2].post(f"/api/tables/{table['id']}/sit", {"seat": 0}), 409, "not_open")
+    refused(creator.post(f"/api/tables/{table['id']}/cancel"), 409, "not_open")
+
+
+def test_a_started_table_cannot_be_cancelled(server: LiveServer, people: list[Player]) -> None:
+    creator = people[0]
+    table = creator.create(rules="italian", players=2, smazzate=1, bots={"1": "random"})
+    wait_for(server, table["id"], "playing")
+    refused(creator.post(f"/api/tables/{table['id']}/cancel"), 409, "not_open")
+
+
+def test_an_account_has_at_most_max_open_tables_waiting(
+    server: LiveServer, people: list[Player]
+) -> None:
+    creator = people[0]
+    limit = ServerConfig().max_open_tables_per_user
+    tables = [creator.create(rules="italian", players=2, smazzate=1) for _ in range(limit)]
+    refused(
+        creator.post("/api/tables", {"rules": "italian", "players": 2, "smazzate": 1}),
+        429,
+        "too_many_tables",
+    )
+    assert creator.post(f"/api/tables/{tables[0]['id']}/cancel").status_code == 200
+    creator.create(rules="italian", players=2, smazzate=1)  # a place was freed

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from burraco.engine import Card, NotationError
+from burraco.server.config import ServerConfig
 from burraco.server.protocol import MAX_FRAME
 from burraco.server.ratelimit import Bucket, RateLimiter
 
@@ -539,3 +540,19 @@ def test_http_still_answers(server: LiveServer) -> None:
     """After all of the above the server is alive and its log is clean."""
     assert httpx.get(f"{server.url}/api/info", trust_env=False).status_code == 200
     assert server.traceback_free(), server.log()
+
+
+def test_one_account_holds_at_most_max_sockets_per_user(server: LiveServer) -> None:
+    token, _user = server.guest()
+    url = server.ws_url + f"?token={token}"
+    limit = ServerConfig().max_sockets_per_user
+    with contextlib.ExitStack() as stack:
+        for _ in range(limit):
+            socket = stack.enter_context(connect(url, proxy=None, open_timeout=10))
+            assert json.loads(socket.recv(timeout=10))["type"] == "welcome"
+        assert closed_code(server, f"/ws?token={token}") == 4429
+    # Closing them frees the places (the count goes down as each socket ends).
+    deadline = time.monotonic() + 10
+    while closed_code(server, f"/ws?token={token}") != 0:
+        assert time.monotonic() < deadline, "the sockets' places were never given back"
+        time.sleep(0.1)

@@ -238,3 +238,29 @@ def test_a_private_table_by_invitation(pages: Pages) -> None:
     friend.wait_for_timeout(500)  # not a double tap
     card.tap(position={"x": 6, "y": 14})
     friend.wait_for_selector('.hand .card[data-index="0"]:not(.selected)')
+
+
+def test_the_creator_cancels_a_waiting_table_and_a_visitor_is_told(pages: Pages) -> None:
+    host = pages.new()
+    driver.guest(host)
+    host.wait_for_selector(".lobby-screen")
+    host.locator('.create-form input[name="opponents"][value="people"]').check(force=True)
+    host.locator('.create-form button[type="submit"]').click()
+    host.wait_for_selector(".waiting")
+    link = host.locator("#invite-link").input_value()
+    visitor = pages.new()
+    driver.guest(visitor)
+    visitor.wait_for_selector(".lobby-screen")
+    visitor.goto(link.replace(visitor.url.split("/?")[0].rstrip("/"), ""))
+    visitor.wait_for_selector(".waiting")
+    # Only the creator is offered the cancellation.
+    assert visitor.locator('[data-cmd="cancel-table"]').count() == 0
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.locator('[data-cmd="cancel-table"]').click()
+    for page in (host, visitor):
+        page.wait_for_selector(".waiting h2:has-text('Questo tavolo è stato annullato')")
+    visitor.locator('.waiting [data-cmd="lobby"]').click()
+    visitor.wait_for_selector(".lobby-screen")
+    table = link.split("table=")[1]
+    visitor.wait_for_timeout(300)
+    assert visitor.locator(f'[data-table="{table}"]').count() == 0

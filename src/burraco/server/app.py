@@ -156,6 +156,9 @@ class StatsOut(BaseModel):
 
 
 ERROR_SCHEMA = "#/components/schemas/ErrorOut"
+TABLE_ERROR_STATUS = {"no_such_table": 404, "forbidden": 403, "too_many_tables": 429}
+"""HTTP status of a table's refusal by its code (any other code: 409, a conflict with the table's
+state)."""
 
 
 def _answers(
@@ -241,7 +244,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, error: TableError) -> JSONResponse:
-        status = 404 if error.code == "no_such_table" else 409
+        status = TABLE_ERROR_STATUS.get(error.code, 409)
         return JSONResponse({"error": error.code, "message": error.message}, status)
 
     @app.exception_handler(RequestValidationError)
@@ -305,7 +308,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         status_code=201,
         tags=["lobby"],
         response_model=None,
-        responses=_answers(TableOut, 401, 409, 422, status=201),
+        responses=_answers(TableOut, 401, 409, 422, 429, status=201),
     )
     async def create(body: NewTable, user: CurrentUser) -> dict[str, Any]:
         settings = TableConfig(
@@ -361,10 +364,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await actor.call("stand", data={"user": user})  # type: ignore[no-any-return]
 
     @app.post(
+        "/api/tables/{table_id}/cancel",
+        tags=["lobby"],
+        response_model=None,
+        responses=_answers(TableOut, 401, 403, 404, 409),
+    )
+    async def cancel(table_id: str, user: CurrentUser) -> dict[str, Any]:
+        actor = await hub().table(table_id)
+        return await actor.call("cancel", data={"user": user})  # type: ignore[no-any-return]
+
+    @app.post(
         "/api/tables/{table_id}/bots",
         tags=["lobby"],
         response_model=None,
-        responses=_answers(TableOut, 401, 404, 409),
+        responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def bot(table_id: str, body: BotRequest, user: CurrentUser) -> dict[str, Any]:
         if body.level is not None:
@@ -378,7 +391,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         "/api/tables/{table_id}/rematch",
         tags=["lobby"],
         response_model=None,
-        responses=_answers(TableOut, 401, 404, 409),
+        responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def rematch(table_id: str, user: CurrentUser) -> dict[str, Any]:
         actor = await hub().table(table_id)
@@ -588,6 +601,13 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
     if user is None:
         await socket.close(code=4401, reason="not authenticated")
         return
+    if hub.sockets_of[user.id] >= config.max_sockets_per_user:
+        await socket.close(
+            code=4429,
+            reason=f"too many connections: at most {config.max_sockets_per_user} per account",
+        )
+        return
+    hub.sockets_of[user.id] += 1
     conn = Connection(user)
     hub.connections.add(conn)
     writer = asyncio.get_running_loop().create_task(_write(socket, conn))
@@ -641,6 +661,9 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
                 actor.post("disconnect", conn)
         conn.close()
         hub.connections.discard(conn)
+        hub.sockets_of[user.id] -= 1
+        if not hub.sockets_of[user.id]:
+            del hub.sockets_of[user.id]
         await asyncio.gather(writer, return_exceptions=True)
 
 

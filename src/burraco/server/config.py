@@ -34,6 +34,10 @@ class ServerConfig:
     login_attempts_per_minute: float = 10.0
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     bot_workers: int = 2
+    max_sockets_per_user: int = 16
+    """WebSockets one account may hold open at once (tabs, devices); more are closed with 4429."""
+    max_open_tables_per_user: int = 10
+    """Tables one account may have created that still wait for players (HTTP 429 beyond)."""
     finished_table_seconds: float = 600.0
     """Seconds a finished table nobody watches stays in memory (it is loaded again on demand);
     0: kept until the server stops."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,8 @@ class Hub:
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
+        self.sockets_of: Counter[int] = Counter()
+        """Open WebSockets per user id (``max_sockets_per_user``)."""
         self._lock = asyncio.Lock()
         self.finish_listeners: list[Callable[[TableActor, dict[str, Any]], None]] = []
         """Told of every match that ends (the table, its ``match_end`` payload)."""
@@ -58,6 +61,16 @@ class Hub:
         self, user: UserInfo, config: TableConfig, *, seat: int | None
     ) -> TableActor:
         config.validate()
+        waiting = sum(
+            1 for t in self.tables.values() if t.created_by == user.id and t.status == "open"
+        )
+        limit = self.config.max_open_tables_per_user
+        if waiting >= limit:
+            raise TableError(
+                "too_many_tables",
+                f"you already have {waiting} tables waiting for players (at most {limit}):"
+                " start or cancel one first",
+            )
         table_id = new_table_id()
         await self.store.create_table(
             table_id,

@@ -178,6 +178,7 @@ class TableActor:
             "chat": self._chat,
             "sit": self._sit,
             "stand": self._stand,
+            "cancel": self._cancel,
             "bot": self._seat_bot,
             "rematch": self._rematch,
             "timer": self._timer,
@@ -479,6 +480,23 @@ class TableActor:
             if watched == seat:
                 self.watchers[conn] = None
         self._publish("seats", {"seats": self._seats_json()})
+        return self.info_json()
+
+    async def _cancel(self, command: Command) -> dict[str, Any]:
+        """The creator withdraws a table that still waits for players: it leaves the lobby and
+        the server's memory (its seated players are told by a ``cancelled`` event)."""
+        user: UserInfo = command.data["user"]
+        if user.id != self.created_by:
+            raise TableError("forbidden", "only the table's creator can cancel it")
+        if self.status != "open":
+            raise TableError("not_open", "the match has started: it cannot be cancelled")
+        if self.config.tournament is not None:
+            raise TableError("forbidden", "a tournament table cannot be cancelled")
+        self.status = "cancelled"
+        await self.hub.store.set_status(self.id, "cancelled")
+        self._publish("cancelled", {})
+        self.evicted = True
+        self.hub.forget(self)
         return self.info_json()
 
     async def _seat_bot(self, command: Command) -> dict[str, Any]:

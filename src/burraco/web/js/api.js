@@ -49,6 +49,7 @@ export const api = {
   create: (settings) => call("POST", "/api/tables", settings),
   sit: (id, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/sit`, { seat }),
   stand: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/stand`),
+  cancel: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/cancel`),
   bot: (id, seat, level) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/bots`, { seat, level }),
   rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),

@@ -474,6 +474,14 @@ export class TableScreen {
     });
     const link = `${location.origin}/?table=${encodeURIComponent(this.id)}`;
     const cfg = info.config;
+    if (info.status === "cancelled") {
+      return h("div", { class: "waiting" },
+        h("h2", { text: t("wait.cancelled") }),
+        h("div", { class: "wait-actions" },
+          h("button", { type: "button", class: "btn primary", dataset: { cmd: "lobby" }, text: t("nav.lobby") }),
+        ),
+      );
+    }
     return h("div", { class: "waiting" },
       h("h2", { text: info.status === "finished" ? t("wait.finished") : t("wait.title") }),
       h("p", { class: "muted", text: describeConfig(cfg) }),
@@ -486,6 +494,9 @@ export class TableScreen {
           h("button", { type: "button", class: "btn", dataset: { cmd: "copy-link" }, text: t("wait.copy") }),
         ),
       ),
+      info.status === "open" && info.created_by === me.id ? h("div", { class: "wait-actions" },
+        h("button", { type: "button", class: "btn ghost", dataset: { cmd: "cancel-table" }, text: t("wait.cancel") }),
+      ) : null,
       final && info.status === "finished" ? h("div", { class: "wait-actions" },
         h("button", { type: "button", class: "btn primary", dataset: { cmd: "rematch" }, text: t("final.rematch") }),
       ) : null,
@@ -781,6 +792,10 @@ export class TableScreen {
         case "stand":
           await api.stand(this.id);
           break;
+        case "cancel-table":
+          if (confirm(t("wait.cancel_confirm"))) await api.cancel(this.id);
+          break;
+
         case "add-bot": {
           const select = this.host.querySelector(`select[data-seat="${el.dataset.seat}"]`);
           await api.bot(this.id, Number(el.dataset.seat), select ? select.value : "heuristic");

@@ -192,6 +192,9 @@ export class TableModel {
         this.chat = [...this.chat, { name: message.name, text: message.text, at: message.at, seat: message.seat }].slice(-100);
         effects.chat = true;
         break;
+      case "cancelled":
+        if (info) info.status = "cancelled";
+        break;
       case "rematch":
         if (info) {
           info.status = "open";
