@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,11 +33,11 @@ async def until(check: Callable[[], bool], seconds: float, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
-def run(tmp_path: Path, scenario: Callable[[Hub, UserInfo], Awaitable[None]]) -> None:
+def run_with(
+    tmp_path: Path, scenario: Callable[[Hub, UserInfo], Awaitable[None]], **settings: Any
+) -> None:
     async def main() -> None:
-        config = ServerConfig(
-            data_dir=tmp_path, bot_delay=0.0, bot_workers=0, finished_table_seconds=0.1
-        )
+        config = replace(ServerConfig(data_dir=tmp_path, bot_delay=0.0, bot_workers=0), **settings)
         store = await Store.open(config.database())
         hub = Hub(config, store, BotRunner(processes=0))
         try:
@@ -45,6 +47,10 @@ def run(tmp_path: Path, scenario: Callable[[Hub, UserInfo], Awaitable[None]]) ->
             await hub.close()
 
     asyncio.run(main())
+
+
+def run(tmp_path: Path, scenario: Callable[[Hub, UserInfo], Awaitable[None]]) -> None:
+    run_with(tmp_path, scenario, finished_table_seconds=0.1)
 
 
 async def bots_match(hub: Hub, creator: UserInfo) -> TableActor:
@@ -89,3 +95,23 @@ def test_a_watched_finished_table_stays(tmp_path: Path) -> None:
         await until(lambda: actor.id not in hub.tables, 10, "the eviction after the leave")
 
     run(tmp_path, scenario)
+
+
+def test_a_deserted_open_table_is_cancelled_and_a_seated_one_is_not(tmp_path: Path) -> None:
+    async def scenario(hub: Hub, creator: UserInfo) -> None:
+        config = TableConfig(rules="italian", players=4, smazzate=1)
+        deserted = await hub.create_table(creator, config, seat=None)
+        await deserted.call("bot", data={"user": creator, "seat": 1, "level": "random"})
+        seated = await hub.create_table(creator, config, seat=0)
+        await until(lambda: deserted.status == "cancelled", 10, "the deserted table's end")
+        assert deserted.id not in hub.tables
+        info = await hub.store.table(deserted.id)
+        assert info is not None and info.status == "cancelled"
+        await asyncio.sleep(0.5)  # many checks: a seated person keeps the table open
+        assert hub.tables.get(seated.id) is seated and seated.status == "open"
+        # A cancelled table read again (its page) leaves memory again.
+        again = await hub.table(deserted.id)
+        assert again.status == "cancelled"
+        await until(lambda: deserted.id not in hub.tables, 10, "the reloaded table's eviction")
+
+    run_with(tmp_path, scenario, abandoned_table_seconds=0.05, finished_table_seconds=0.05)

@@ -38,6 +38,9 @@ class ServerConfig:
     """WebSockets one account may hold open at once (tabs, devices); more are closed with 4429."""
     max_open_tables_per_user: int = 10
     """Tables one account may have created that still wait for players (HTTP 429 beyond)."""
+    abandoned_table_seconds: float = 1800.0
+    """An open table with no person seated and nobody watching at two checks this far apart is
+    cancelled; 0: never."""
     finished_table_seconds: float = 600.0
     """Seconds a finished table nobody watches stays in memory (it is loaded again on demand);
     0: kept until the server stops."""

@@ -136,6 +136,7 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()
         self.evicted = False
+        self._deserted_at_last_check = False
         """Set when the hub let go of this finished table (``_evict_if_idle``): commands that
         still reach this object go to the table's new actor."""
 
@@ -143,8 +144,10 @@ class TableActor:
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table {self.id}")
-        if self.status == "finished":  # loaded for its record or a rematch: not kept for ever
+        if self.status in ("finished", "cancelled"):  # loaded to be read: not kept for ever
             self._arm_eviction()
+        elif self.status == "open":
+            self._arm_expiry()
 
     async def stop(self) -> None:
         for handle in self._timers.values():
@@ -492,12 +495,34 @@ class TableActor:
             raise TableError("not_open", "the match has started: it cannot be cancelled")
         if self.config.tournament is not None:
             raise TableError("forbidden", "a tournament table cannot be cancelled")
+        await self._withdraw("creator")
+        return self.info_json()
+
+    async def _withdraw(self, reason: str) -> None:
         self.status = "cancelled"
         await self.hub.store.set_status(self.id, "cancelled")
-        self._publish("cancelled", {})
+        self._publish("cancelled", {"reason": reason})
+        for key in list(self._timers):
+            self._cancel_timer(key)
         self.evicted = True
         self.hub.forget(self)
-        return self.info_json()
+
+    def _arm_expiry(self) -> None:
+        delay = self.hub.config.abandoned_table_seconds
+        if delay > 0 and self.config.tournament is None:
+            self._set_timer("expire", delay, ("expire",))
+
+    async def _expire_if_deserted(self) -> None:
+        """An open table with no person seated and nobody watching, at two checks in a row
+        (``abandoned_table_seconds`` apart), is cancelled: the lobby keeps only live tables."""
+        if self.status != "open":
+            return
+        deserted = not self.watchers and all(s.user_id is None for s in self.seats)
+        if deserted and self._deserted_at_last_check:
+            await self._withdraw("abandoned")
+            return
+        self._deserted_at_last_check = deserted
+        self._arm_expiry()
 
     async def _seat_bot(self, command: Command) -> dict[str, Any]:
         user: UserInfo = command.data["user"]
@@ -533,6 +558,7 @@ class TableActor:
         self.status = "open"
         await self.hub.store.set_status(self.id, "open", match_no=self.match_no)
         self._publish("rematch", {"match_no": self.match_no})
+        self._arm_expiry()
         await self._start_if_full()
         return self.info_json()
 
@@ -867,6 +893,8 @@ class TableActor:
             await self._clock_expired()
         elif kind == "evict":
             self._evict_if_idle()
+        elif kind == "expire":
+            await self._expire_if_deserted()
 
     def _arm_eviction(self) -> None:
         delay = self.hub.config.finished_table_seconds
@@ -877,7 +905,7 @@ class TableActor:
         """Let the hub forget a finished table nobody watches (its record is in the store, and
         ``Hub.table`` loads it again on demand): a long-running server must not keep every table
         it ever held in memory."""
-        if self.status != "finished":
+        if self.status not in ("finished", "cancelled"):
             return  # a rematch began: its own end arms the eviction again
         if self.watchers or not self.queue.empty():
             self._arm_eviction()
