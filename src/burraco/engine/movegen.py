@@ -161,6 +161,18 @@ _NEAR_OK: Final = sum(((1 << 12) - 1) << (13 * s) for s in range(4))
 _ACE_BIT_OF_SUIT: Final = sum(1 << (13 * s) for s in range(4))
 _ALL_POSITIONS: Final = 0x7FFE
 
+
+def _run_relevant(mask: int) -> int:
+    """The cards of a suit's rank mask that could stand in a new run: those with another card
+    of the suit within two positions (a run of naturals, or naturals around one wild's gap).
+    Leaving the others out of the memo key makes it recur; the runs found are the same."""
+    positions = mask << 1 | (mask & 1) << 14
+    near = positions & (positions << 1 | positions >> 1 | positions << 2 | positions >> 2)
+    return (near >> 1) & 0x1FFF | (near >> 14) & 1
+
+
+_RUN_RELEVANT: Final = tuple(_run_relevant(mask) for mask in range(1 << 13))
+
 _WILDS_OF_CODE: Final = tuple(
     tuple(w for bit, w in enumerate((1, 14, 27, 40, JOKER_ID)) if code >> bit & 1)
     for code in range(32)
@@ -257,8 +269,8 @@ def meld_actions(state: Smazzata) -> list[Action]:
             shift = 13 * suit
             if not candidates >> shift & 0x1FFF:
                 continue
-            mask = present >> shift & 0x1FFF
-            doubles = double >> shift & 3
+            mask = _RUN_RELEVANT[present >> shift & 0x1FFF]
+            doubles = double >> shift & mask & 3
             key = (
                 (((mask << 2 | doubles) << 5 | wcode) << 2 | suit) << 5 | seat << 3 | two_aces << 2
             )
