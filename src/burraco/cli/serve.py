@@ -36,6 +36,18 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=10.0,
         help="logins, registrations and guest sessions per address or name a minute (10)",
     )
+    parser.add_argument(
+        "--max-sockets-per-user",
+        type=int,
+        default=16,
+        help="WebSockets one account may hold open at once (16)",
+    )
+    parser.add_argument(
+        "--max-open-tables-per-user",
+        type=int,
+        default=10,
+        help="tables one account may have waiting for players (10)",
+    )
     parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
     parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
     parser.add_argument(
@@ -62,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         disconnect_grace=args.disconnect_grace,
         messages_per_second=args.messages_per_second,
         login_attempts_per_minute=args.login_attempts_per_minute,
+        max_sockets_per_user=args.max_sockets_per_user,
+        max_open_tables_per_user=args.max_open_tables_per_user,
         secure_cookies=args.secure_cookies,
         test_seed=args.test_seed,
     )
