@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action
 from .cards import CARDS, JOKER_ID, Card
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .state import Smazzata
 
 _new_action = tuple.__new__
+_V = TypeVar("_V")
 _BIT1: Final = POSITION_BITS[1]
 _BIT2: Final = POSITION_BITS[2]
 _BIT14: Final = POSITION_BITS[14]
@@ -146,8 +147,6 @@ def _group(
     card_groups: Sequence[tuple[Card, ...]] | set[tuple[Card, ...]], seat: int, verb: int, meld: int
 ) -> Group:
     """The actions of a group of candidate card tuples, and the most cards one of them uses."""
-    if len(_GROUPS) >= _GROUPS_LIMIT:
-        _GROUPS.clear()
     ordered = sorted(card_groups) if isinstance(card_groups, set) else card_groups
     actions = tuple(_new_action(Action, (seat, verb, cards, meld)) for cards in ordered)
     return actions, max((len(c) for c in ordered), default=0)
@@ -277,7 +276,7 @@ def meld_actions(state: Smazzata) -> list[Action]:
             group = groups.get(key)
             if group is None:
                 cards = _open_runs(suit, mask, doubles, wcode, two_aces)
-                group = groups[key] = _group(cards, seat, OPEN, 0)
+                group = _store(groups, key, _group(cards, seat, OPEN, 0))
             if group[1] <= limit:
                 out += group[0]
             else:
@@ -309,7 +308,7 @@ def meld_actions(state: Smazzata) -> list[Action]:
             key = (((r << 8 | counts) << 5 | wcode) << 2 | seat) << 3 | 1
             group = groups.get(key)
             if group is None:
-                group = groups[key] = _group(_open_sets(r + 1, counts, wcode), seat, OPEN, 0)
+                group = _store(groups, key, _group(_open_sets(r + 1, counts, wcode), seat, OPEN, 0))
             if group[1] <= limit:
                 out += group[0]
             else:
@@ -389,11 +388,12 @@ def _attach_group(found: tuple[int, CardGroups], seat: int, index: int) -> Group
     return group
 
 
-def _store(memo: dict[int, Group], key: int, group: Group) -> Group:
+def _store(memo: dict[int, _V], key: int, value: _V) -> _V:
+    """Put ``value`` in one of the memos, emptying it first when it is full (bounded memory)."""
     if len(memo) >= _GROUPS_LIMIT:
         memo.clear()
-    memo[key] = group
-    return group
+    memo[key] = value
+    return value
 
 
 CardGroups = tuple[tuple[Card, ...], ...]
@@ -402,10 +402,7 @@ _CARD_GROUPS: dict[int, CardGroups] = {}
 
 
 def _card_groups(key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]) -> CardGroups:
-    if len(_CARD_GROUPS) >= _GROUPS_LIMIT:
-        _CARD_GROUPS.clear()
-    groups = _CARD_GROUPS[key] = tuple(sorted(build) if isinstance(build, set) else build)
-    return groups
+    return _store(_CARD_GROUPS, key, tuple(sorted(build) if isinstance(build, set) else build))
 
 
 def _set_attach_cards(hand: list[int], meld: Meld, wcode: int) -> tuple[int, CardGroups]:

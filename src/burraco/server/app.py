@@ -601,15 +601,13 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
     if user is None:
         await socket.close(code=4401, reason="not authenticated")
         return
-    if hub.sockets_of[user.id] >= config.max_sockets_per_user:
+    conn = hub.connect(user)
+    if conn is None:
         await socket.close(
             code=4429,
             reason=f"too many connections: at most {config.max_sockets_per_user} per account",
         )
         return
-    hub.sockets_of[user.id] += 1
-    conn = Connection(user)
-    hub.connections.add(conn)
     writer = asyncio.get_running_loop().create_task(_write(socket, conn))
     bucket = Bucket(
         config.messages_per_second,
@@ -660,10 +658,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
             if actor is not None:
                 actor.post("disconnect", conn)
         conn.close()
-        hub.connections.discard(conn)
-        hub.sockets_of[user.id] -= 1
-        if not hub.sockets_of[user.id]:
-            del hub.sockets_of[user.id]
+        hub.disconnect(conn)
         await asyncio.gather(writer, return_exceptions=True)
 
 

@@ -35,8 +35,8 @@ class Hub:
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
-        self.sockets_of: Counter[int] = Counter()
-        """Open WebSockets per user id (``max_sockets_per_user``)."""
+        self._sockets_of: Counter[int] = Counter()
+        """Open WebSockets per user id, kept with ``connections`` by ``connect``/``disconnect``."""
         self._lock = asyncio.Lock()
         self.finish_listeners: list[Callable[[TableActor, dict[str, Any]], None]] = []
         """Told of every match that ends (the table, its ``match_end`` payload)."""
@@ -107,6 +107,23 @@ class Hub:
             self.tables[table_id] = actor
             actor.start()
             return actor
+
+    def connect(self, user: UserInfo) -> Connection | None:
+        """A new connection of ``user``, or None when he already has ``max_sockets_per_user``."""
+        if self._sockets_of[user.id] >= self.config.max_sockets_per_user:
+            return None
+        self._sockets_of[user.id] += 1
+        conn = Connection(user)
+        self.connections.add(conn)
+        return conn
+
+    def disconnect(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        self._sockets_of[conn.user.id] -= 1
+        if not self._sockets_of[conn.user.id]:
+            del self._sockets_of[conn.user.id]
 
     def forget(self, actor: TableActor) -> None:
         """Drop a finished, unwatched table from memory (``TableActor._evict_if_idle``)."""

@@ -136,9 +136,9 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()
         self.evicted = False
-        self._deserted_at_last_check = False
         """Set when the hub let go of this finished table (``_evict_if_idle``): commands that
         still reach this object go to the table's new actor."""
+        self._deserted_at_last_check = False
 
     # ------------------------------------------------------------------------- the actor
 
@@ -502,10 +502,8 @@ class TableActor:
         self.status = "cancelled"
         await self.hub.store.set_status(self.id, "cancelled")
         self._publish("cancelled", {"reason": reason})
-        for key in list(self._timers):
-            self._cancel_timer(key)
-        self.evicted = True
-        self.hub.forget(self)
+        self._cancel_timers()
+        self._leave_memory()
 
     def _arm_expiry(self) -> None:
         delay = self.hub.config.abandoned_table_seconds
@@ -766,8 +764,7 @@ class TableActor:
         assert match is not None
         self.ended = ended
         self.status = "finished"
-        for key in list(self._timers):
-            self._cancel_timer(key)
+        self._cancel_timers()
         if self.clock is not None and self.state is not None:
             self.clock.stop(time.time())
         names = [
@@ -852,6 +849,10 @@ class TableActor:
             max(0.0, delay), self.post, "timer", None, (key, token, payload)
         )
 
+    def _cancel_timers(self) -> None:
+        for key in list(self._timers):
+            self._cancel_timer(key)
+
     def _cancel_timer(self, key: str) -> None:
         handle = self._timers.pop(key, None)
         if handle is not None:
@@ -910,6 +911,10 @@ class TableActor:
         if self.watchers or not self.queue.empty():
             self._arm_eviction()
             return
+        self._leave_memory()
+
+    def _leave_memory(self) -> None:
+        """The hub forgets this actor; its loop ends after the current command."""
         self.evicted = True
         self.hub.forget(self)
 
