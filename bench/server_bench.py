@@ -887,7 +887,8 @@ class Phase:
     messages_per_s: float
     megabytes_per_s: float
     usage: Usage
-    gc_pauses: list[tuple[int, float]] | None = None
+    gc_pauses: list[tuple[int, float, float]] | None = None
+    """(generation, wall ms, CPU ms of the collecting thread) per pause of 20 ms or more."""
     """The server's garbage collections of 20 ms or more in the window, as (generation, ms)
     (``/api/server/stats``); None for the echo server, which does not report them."""
 
@@ -912,13 +913,14 @@ class Results:
     """Set-up requests the server answered 5xx, tried again: endpoint and status -> count."""
 
 
-def gc_pauses(stats_url: str, wall_start: float, wall_end: float) -> list[tuple[int, float]]:
-    """The server's collections of 20 ms or more between two wall-clock times: (generation, ms)."""
+def gc_pauses(stats_url: str, wall_start: float, wall_end: float) -> list[tuple[int, float, float]]:
+    """The server's collections of 20 ms or more between two wall-clock times: (generation, wall
+    ms, CPU ms). Wall time well above CPU time means the thread was waiting for a core."""
     import httpx
 
     stats = httpx.get(stats_url, timeout=30).json()
     return [
-        (pause["generation"], pause["ms"])
+        (pause["generation"], pause["ms"], pause["cpu_ms"])
         for pause in stats["gc"]["long_pauses"]
         if wall_start <= pause["at"] <= wall_end
     ]
@@ -1442,14 +1444,15 @@ def detail_lines(results: Results) -> list[str]:
             f"{use.server_rss_mb:.0f} MB"
         )
         if phase.gc_pauses is not None:
-            pauses = sorted(ms for _generation, ms in phase.gc_pauses)
-            by_generation = Counter(generation for generation, _ms in phase.gc_pauses)
+            pauses = sorted(ms for _generation, ms, _cpu in phase.gc_pauses)
+            cpu = sum(cpu for _generation, _ms, cpu in phase.gc_pauses)
+            by_generation = Counter(generation for generation, _ms, _cpu in phase.gc_pauses)
             text += f"; garbage-collector pauses of 20 ms or more: {len(pauses)}"
             if pauses:
                 text += (
                     f" (generations 0/1/2: {by_generation[0]}/{by_generation[1]}/"
                     f"{by_generation[2]}; longest {pauses[-1]:,.0f} ms, together "
-                    f"{sum(pauses):,.0f} ms)"
+                    f"{sum(pauses):,.0f} ms, of which {cpu:,.0f} ms of CPU)"
                 )
         if phase.lag is not None:
             text += (

@@ -39,7 +39,7 @@ def start(collector: Collector) -> None:
 
 
 def test_start_freezes_what_is_alive_and_raises_the_young_threshold() -> None:
-    collector = Collector(freeze_every=0)
+    collector = Collector(young_every=0)
     start(collector)
     assert gc.get_threshold()[0] == YOUNG_THRESHOLD
     # (objects of the finished event loop left the frozen set when they were freed)
@@ -47,7 +47,7 @@ def test_start_freezes_what_is_alive_and_raises_the_young_threshold() -> None:
 
 
 def test_a_cycle_that_dies_while_frozen_is_freed_by_a_sweep() -> None:
-    collector = Collector(freeze_every=0)
+    collector = Collector(young_every=0)
     alive = [cycle() for _ in range(1000)]
     start(collector)
     frozen = gc.get_freeze_count()
@@ -59,19 +59,39 @@ def test_a_cycle_that_dies_while_frozen_is_freed_by_a_sweep() -> None:
     assert gc.get_freeze_count() <= frozen - 2000
 
 
-def test_step_sweeps_only_when_frozen_objects_pile_up() -> None:
-    collector = Collector(freeze_every=0, sweep_growth=1.5, sweep_floor=0)
+def test_step_collects_young_cycles_and_freezes_the_survivors() -> None:
+    collector = Collector(young_every=0)
     start(collector)
-    collector.step()  # nothing new: a freeze, no sweep
-    assert (collector.stats.freezes, collector.stats.sweeps) == (1, 0)
+    gc.callbacks.append(collector._on_collection)
+    try:
+        dead = cycle()
+        del dead  # a young cycle: the step's young collection frees it
+        alive = [Node() for _ in range(1000)]
+        frozen = gc.get_freeze_count()
+        young_before = collector.stats.collections[0]
+        collector.step()
+    finally:
+        gc.callbacks.remove(collector._on_collection)
+    assert collector.stats.collections[0] == young_before + 1
+    assert collector.stats.freezes == 1
+    assert gc.get_freeze_count() >= frozen + len(alive)
+    assert len(gc.get_objects(0)) < 100  # what was young is frozen now
+
+
+def test_check_sweeps_only_when_frozen_objects_pile_up() -> None:
+    collector = Collector(young_every=0, sweep_growth=1.5, sweep_floor=0)
+    start(collector)
+    collector.check()  # nothing new: a count, no sweep
+    assert (collector.stats.checks, collector.stats.sweeps) == (1, 0)
     keep = [Node() for _ in range(gc.get_freeze_count())]  # the frozen population doubles
     collector.step()
-    assert (collector.stats.freezes, collector.stats.sweeps) == (2, 1)
+    collector.check()
+    assert (collector.stats.checks, collector.stats.sweeps) == (2, 1)
     assert len(keep) > 0
 
 
 def test_pauses_are_recorded_per_generation() -> None:
-    collector = Collector(freeze_every=0)
+    collector = Collector(young_every=0)
     start(collector)
     gc.callbacks.append(collector._on_collection)
     try:
@@ -85,14 +105,35 @@ def test_pauses_are_recorded_per_generation() -> None:
     assert collector.stats.longest_pause[2] > 0
 
 
-def test_the_periodic_task_freezes_while_the_loop_runs() -> None:
-    collector = Collector(freeze_every=0.01)
+def test_a_long_pause_is_recorded_with_its_cpu_time_and_what_it_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    collector = Collector(young_every=0)
+    start(collector)
+    monkeypatch.setattr("burraco.server.collector.LONG_PAUSE", 0.0)  # every pause is "long"
+    gc.callbacks.append(collector._on_collection)
+    try:
+        dead = [cycle() for _ in range(100)]
+        del dead
+        gc.collect(0)
+    finally:
+        gc.callbacks.remove(collector._on_collection)
+    record = collector.stats.as_json()["long_pauses"][-1]
+    assert record["generation"] == 0
+    assert record["collected"] >= 200
+    assert 0 <= record["cpu_ms"] <= record["ms"] + 1
+
+
+def test_the_periodic_task_collects_freezes_and_checks_while_the_loop_runs() -> None:
+    collector = Collector(young_every=0.01, sweep_check_every=0.05)
 
     async def main() -> None:
         collector.start()
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
         await collector.close()
 
     asyncio.run(main())
     assert collector.stats.freezes >= 2
+    assert collector.stats.collections[0] >= 2
+    assert collector.stats.checks >= 1
     assert collector._on_collection not in gc.callbacks

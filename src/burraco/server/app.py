@@ -204,7 +204,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
         await hub.tournaments.start()
-        collector = Collector(freeze_every=config.gc_freeze_seconds)
+        collector = Collector(
+            young_every=config.gc_young_seconds,
+            sweep_check_every=config.gc_sweep_check_seconds,
+        )
         collector.start()
         app.state.collector = collector
         log.info("burraco server %s ready (%d tables resumed)", __version__, resumed)

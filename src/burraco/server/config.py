@@ -44,9 +44,11 @@ class ServerConfig:
     finished_table_seconds: float = 600.0
     """Seconds a finished table nobody watches stays in memory (it is loaded again on demand);
     0: kept until the server stops."""
-    gc_freeze_seconds: float = 30.0
-    """Seconds between two freezes of the objects alive (``collector.py``); 0: freeze only at
-    start-up."""
+    gc_young_seconds: float = 0.1
+    """Seconds between two young collections, each followed by a freeze of the survivors
+    (``collector.py``); 0: CPython's automatic collections only, after a freeze at start-up."""
+    gc_sweep_check_seconds: float = 300.0
+    """Seconds between two counts of the frozen objects, which decide a full sweep."""
     """Worker processes for the search bots (cheap bots run in threads)."""
     test_seed: int | None = None
     """FOR TESTS ONLY: deal from ``random.Random(test_seed)`` instead of the CSPRNG
