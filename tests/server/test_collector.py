@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -14,7 +15,9 @@ from burraco.server.collector import YOUNG_THRESHOLD, Collector
 @pytest.fixture(autouse=True)
 def restore_gc() -> Iterator[None]:
     thresholds = gc.get_threshold()
+    callbacks = list(gc.callbacks)
     yield
+    gc.callbacks[:] = callbacks
     gc.unfreeze()
     gc.set_threshold(*thresholds)
 
@@ -31,19 +34,27 @@ def cycle() -> Node:
 
 
 def start(collector: Collector) -> None:
+    """Start a collector without its periodic task (``young_every=0``: no event loop needed);
+    the fixture puts the process's collector back afterwards."""
+    assert collector.young_every == 0
+    collector.start()
+
+
+def test_start_freezes_what_is_alive_and_close_gives_it_back() -> None:
+    collector = Collector(young_every=0)
+    thresholds = gc.get_threshold()
+    seen: list[tuple[int, int]] = []
+
     async def main() -> None:
         collector.start()
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
         await collector.close()
 
     asyncio.run(main())
-
-
-def test_start_freezes_what_is_alive_and_raises_the_young_threshold() -> None:
-    collector = Collector(young_every=0)
-    start(collector)
-    assert gc.get_threshold()[0] == YOUNG_THRESHOLD
-    # (objects of the finished event loop left the frozen set when they were freed)
-    assert collector.stats.frozen >= gc.get_freeze_count() > 1000
+    assert seen[0][0] == YOUNG_THRESHOLD
+    assert collector.stats.frozen >= seen[0][1] > 1000
+    assert gc.get_threshold() == thresholds
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_cycle_that_dies_while_frozen_is_freed_by_a_sweep() -> None:
@@ -62,9 +73,9 @@ def test_a_cycle_that_dies_while_frozen_is_freed_by_a_sweep() -> None:
 def test_step_collects_young_cycles_and_freezes_the_survivors() -> None:
     collector = Collector(young_every=0)
     start(collector)
-    gc.callbacks.append(collector._on_collection)
     try:
         dead = cycle()
+        probe = weakref.ref(dead)
         del dead  # a young cycle: the step's young collection frees it
         alive = [Node() for _ in range(1000)]
         frozen = gc.get_freeze_count()
@@ -73,6 +84,7 @@ def test_step_collects_young_cycles_and_freezes_the_survivors() -> None:
     finally:
         gc.callbacks.remove(collector._on_collection)
     assert collector.stats.collections[0] == young_before + 1
+    assert probe() is None
     assert collector.stats.freezes == 1
     assert gc.get_freeze_count() >= frozen + len(alive)
     assert len(gc.get_objects(0)) < 100  # what was young is frozen now
@@ -93,7 +105,6 @@ def test_check_sweeps_only_when_frozen_objects_pile_up() -> None:
 def test_pauses_are_recorded_per_generation() -> None:
     collector = Collector(young_every=0)
     start(collector)
-    gc.callbacks.append(collector._on_collection)
     try:
         before = list(collector.stats.collections)
         gc.collect(0)

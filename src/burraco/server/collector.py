@@ -112,6 +112,7 @@ class Collector:
         self._after_sweep = 0
         self._started: float | None = None
         self._started_cpu = 0.0
+        self._thresholds = gc.get_threshold()
         self._task: asyncio.Task[None] | None = None
 
     # -- lifecycle --
@@ -119,6 +120,7 @@ class Collector:
     def start(self) -> None:
         """Collect and freeze what start-up built, tune the thresholds, and watch pauses."""
         gc.callbacks.append(self._on_collection)
+        self._thresholds = gc.get_threshold()
         gc.collect()
         gc.freeze()
         gc.set_threshold(YOUNG_THRESHOLD, 10, 10)
@@ -129,6 +131,8 @@ class Collector:
             )
 
     async def close(self) -> None:
+        """Stop, and give the process back to CPython's own policy (for a process that goes on
+        after the app, as the tests do): thresholds restored, everything unfrozen."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -136,6 +140,8 @@ class Collector:
             self._task = None
         if self._on_collection in gc.callbacks:
             gc.callbacks.remove(self._on_collection)
+            gc.set_threshold(*self._thresholds)
+            gc.unfreeze()
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
