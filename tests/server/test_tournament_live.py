@@ -363,3 +363,29 @@ def test_the_tournament_routes_are_in_the_openapi_description(server: LiveServer
     assert {"start", "size", "starts_at", "kind", "system", "smazzate", "absent"} <= set(new)
     created = paths["/api/tournaments"]["post"]["responses"]["201"]
     assert created["content"]["application/json"]["schema"]["$ref"].endswith("TournamentOut")
+
+
+def test_a_pair_plays_only_once_the_partner_confirms_over_http(server: LiveServer) -> None:
+    _token, _user, client = organiser(server)
+    (mate_token, mate), (stranger_token, _stranger) = server.guest(), server.guest()
+    with client:
+        tid = create(client, size=4, kind="pairs", rounds=1, smazzate=2)["id"]
+        path = f"/api/tournaments/{tid}"
+        view = client.post(f"{path}/register", json={"partner": mate["name"]}).json()
+        assert [e["status"] for e in view["entrants"]] == ["invited"]
+        assert view["entrant_count"] == 0
+        refused(client.post(f"{path}/confirm"), 409, "no_invitation")  # the registrant cannot
+        with server.client(stranger_token) as stranger:
+            refused(stranger.post(f"{path}/confirm"), 409, "no_invitation")
+            assert stranger.get("/api/tournaments/invitations").json() == []
+        with server.client() as anonymous:
+            refused(anonymous.get("/api/tournaments/invitations"), 401, "not_authenticated")
+            refused(anonymous.post(f"{path}/confirm"), 401, "not_authenticated")
+        with server.client(mate_token) as partner:
+            (invitation,) = partner.get("/api/tournaments/invitations").json()
+            assert invitation["tournament"] == tid
+            assert invitation["pair"] == view["entrants"][0]["name"]
+            view = partner.post(f"{path}/confirm").json()
+            assert [e["status"] for e in view["entrants"]] == ["registered"]
+            assert view["entrant_count"] == 1
+            assert partner.get("/api/tournaments/invitations").json() == []

@@ -306,33 +306,61 @@ def test_fixed_pairs_register_together_and_sit_opposite(tmp_path: Path) -> None:
     async def scenario(w: World) -> None:
         organiser = await w.user("Organiser")
         tid = await scheduled(w, organiser, kind="pairs")
-        p = [await w.user(f"Player{i}") for i in range(7)]
+        p = [await w.user(f"Player{i}") for i in range(8)]
         conns = [w.connect(player) for player in p]
         await refused(w.manager.register(p[0], tid), "partner_needed")
         await refused(w.manager.register(p[0], tid, "Nobody"), "no_such_partner")
         await refused(w.manager.register(p[0], tid, "Player0"), "no_such_partner")
-        await w.manager.register(p[0], tid, "player1")  # names regardless of case
+        view = await w.manager.register(p[0], tid, "player1")  # names regardless of case
+        assert [(e["name"], e["status"]) for e in view["entrants"]] == [
+            ("Player0 & Player1", "invited")
+        ]
+        assert view["entrant_count"] == 0  # not entered until the partner agrees
+        assert await w.manager.invitations(p[1]) == [
+            {"tournament": tid, "name": view["name"], "pair": "Player0 & Player1", "by": "Player0"}
+        ]
         await refused(w.manager.register(p[2], tid, "Player1"), "already_registered")
         await refused(w.manager.register(p[1], tid, "Player2"), "already_registered")
-        await w.manager.unregister(p[1], tid)  # either player withdraws the pair
+        await w.manager.unregister(p[1], tid)  # the partner declines: the pair is gone
+        assert await w.manager.invitations(p[1]) == []
         await w.manager.register(p[1], tid, "Player0")
+        await refused(w.manager.confirm(p[2], tid), "no_invitation")  # only the partner
+        await refused(w.manager.confirm(p[1], tid), "no_invitation")  # not the registrant
+        await w.manager.confirm(p[0], tid)
+        await refused(w.manager.confirm(p[0], tid), "no_invitation")  # confirmed already
         await w.manager.register(p[2], tid, "Player3")
-        view = await w.manager.register(p[4], tid, "Player5")
-        assert [e["name"] for e in view["entrants"]] == [
-            "Player1 & Player0",
-            "Player2 & Player3",
-            "Player4 & Player5",
+        await w.manager.confirm(p[3], tid)
+        await w.manager.register(p[4], tid, "Player5")
+        await w.manager.confirm(p[5], tid)
+        view = await w.manager.register(p[6], tid, "Player7")  # never confirmed
+        assert [(e["name"], e["status"]) for e in view["entrants"]] == [
+            ("Player1 & Player0", "registered"),
+            ("Player2 & Player3", "registered"),
+            ("Player4 & Player5", "registered"),
+            ("Player6 & Player7", "invited"),
         ]
+        assert view["entrant_count"] == 3
         w.clock.now = START
         await w.manager.tick()
         view = await w.manager.view(tid)
-        assert [e["status"] for e in view["entrants"]] == ["playing", "playing", "excluded"]
-        notices = [[m for m in received(c) if m["type"] == "tournament_notice"] for c in conns]
-        assert [[n["notice"] for n in got] for got in notices] == [["table"]] * 4 + [
-            ["excluded"],
-            ["excluded"],
-            [],
+        assert [e["status"] for e in view["entrants"]] == [
+            "playing",
+            "playing",
+            "excluded",
+            "unconfirmed",
         ]
+        notices = [[m for m in received(c) if m["type"] == "tournament_notice"] for c in conns]
+        assert [[n["notice"] for n in got] for got in notices] == [
+            ["partner_declined", "partner_invite", "table"],
+            ["partner_invite", "partner_confirmed", "table"],
+            ["partner_confirmed", "table"],
+            ["partner_invite", "table"],
+            ["partner_confirmed", "excluded"],
+            ["partner_invite", "excluded"],
+            ["unconfirmed"],
+            ["partner_invite", "unconfirmed"],
+        ]
+        assert notices[1][0]["by"] == "Player0" and notices[0][0]["by"] == "Player1"
         (table,) = view["rounds"][0]["tables"]
         seats = [s.user_id for s in w.hub.tables[table["table_id"]].seats]
         first = table["lines"][0][0]["id"]

@@ -149,3 +149,72 @@ def test_a_tournament_from_registration_to_results(db_url: str) -> None:
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_an_invited_pair_is_listed_for_its_partner_and_queued_at_its_confirmation(
+    db_url: str,
+) -> None:
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            tournaments = TournamentStore(store)
+            dora = await store.create_user("Dora", None, guest=True)
+            ezio = await store.create_user("Ezio", None, guest=True)
+            for tid, start in (("p1", "sitgo"), ("p2", "sitgo")):
+                await tournaments.create(
+                    tid,
+                    name=f"Coppie {tid}",
+                    created_by=None,
+                    start=start,
+                    starts_at=None,
+                    size=8,
+                    settings={"kind": "pairs"},
+                    seed=1,
+                    now=NOW,
+                )
+            await tournaments.add_entrant(
+                "p1",
+                f"u{dora.id}",
+                user_id=dora.id,
+                partner_id=ezio.id,
+                bot=None,
+                name="Dora & Ezio",
+                now=NOW,
+                status="invited",
+            )
+            await tournaments.add_entrant(
+                "p1", "b1", user_id=None, bot="greedy", name="greedy 1", now=NOW
+            )
+            assert await tournaments.invitations(ezio.id) == [
+                ("p1", "Coppie p1", "Dora & Ezio", "Dora")
+            ]
+            assert await tournaments.invitations(dora.id) == []  # only the partner is asked
+            assert await tournaments.entrant_counts(["p1"]) == {"p1": 1}  # the bot only
+            later = NOW + timedelta(minutes=5)
+            assert await tournaments.confirm_entrant("p1", f"u{dora.id}", now=later)
+            assert not await tournaments.confirm_entrant("p1", f"u{dora.id}", now=later)
+            assert not await tournaments.confirm_entrant("p1", "b1", now=later)  # not invited
+            data = await tournaments.load("p1")
+            assert data is not None
+            pair = next(e for e in data.entrants if e.entrant == f"u{dora.id}")
+            assert (pair.status, pair.position, pair.registered_at) == ("registered", 3, later)
+            assert await tournaments.invitations(ezio.id) == []
+            assert await tournaments.entrant_counts(["p1"]) == {"p1": 2}
+            # A tournament no longer registering lists no invitation.
+            await tournaments.add_entrant(
+                "p2",
+                f"u{dora.id}",
+                user_id=dora.id,
+                partner_id=ezio.id,
+                bot=None,
+                name="Dora & Ezio",
+                now=NOW,
+                status="invited",
+            )
+            assert [i[0] for i in await tournaments.invitations(ezio.id)] == ["p2"]
+            await tournaments.set_status("p2", "cancelled", finished_at=NOW, note="test")
+            assert await tournaments.invitations(ezio.id) == []
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

@@ -66,8 +66,23 @@ def test_a_sit_and_go_on_the_tournament_page(pages: Pages) -> None:
     page.locator('input[name="partner"]').fill(partner_name)
     page.locator('[data-cmd="register"]').click()
     page.wait_for_selector('[data-cmd="unregister"]')
+    page.wait_for_selector("[data-awaiting]")
     entrant = page.locator(".tour-entrant-list li").inner_text()
-    assert me.endswith(entrant.split(" & ")[0]) and entrant.endswith(f" & {partner_name}")
+    pair = entrant.removesuffix(" (in attesa del compagno)")
+    assert entrant.endswith("(in attesa del compagno)")
+    assert me.endswith(pair.split(" & ")[0]) and pair.endswith(f" & {partner_name}")
+    # The partner finds the invitation on the tournaments page and confirms it.
+    partner.locator('[data-cmd="tournaments"]').click()
+    partner.wait_for_selector(".tour-invitations [data-invitation]")
+    assert me.split()[-1] in partner.locator(".tour-invitations").inner_text()
+    partner.locator('.tour-invitations [data-cmd="open"]').click()
+    partner.wait_for_selector('[data-cmd="confirm"]')
+    partner.locator('[data-cmd="confirm"]').click()
+    partner.wait_for_selector('.tour-entrant-list li[data-status="registered"]')
+    assert partner.locator(".tour-entrant-list li").inner_text() == pair
+    # The registrant's page hears of it over its socket.
+    page.wait_for_selector(".notice:has-text('ha confermato')")
+    page.wait_for_selector('.tour-entrant-list li[data-status="registered"]')
 
     # A third tournament, for four bots, followed live from its page.
     page.locator(".tour-back a").click()

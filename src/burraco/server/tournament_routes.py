@@ -148,6 +148,13 @@ async def tournaments(tm: Manager) -> list[dict[str, Any]]:
     return await tm.summaries()
 
 
+@router.get("/invitations", response_model=None, responses=_answers(401))
+async def invitations(tm: Manager, me: Me) -> list[dict[str, Any]]:
+    """Pairs naming you as partner that wait for your confirmation (tournaments still
+    registering): ``{tournament, name, pair, by}`` each."""
+    return await tm.invitations(me)
+
+
 @router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
 async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
     """A new Sit&Go or scheduled tournament (the creator is its organiser)."""
@@ -191,13 +198,22 @@ async def register(
 ) -> dict[str, Any]:
     """Register (``409 registration_closed``, ``full``, ``already_registered``,
     ``not_registering``); a pairs tournament needs the partner's name (``422
-    partner_needed``, ``no_such_partner``)."""
+    partner_needed``, ``no_such_partner``), and the pair is ``invited`` until the partner
+    confirms it."""
     return await tm.register(me, tournament_id, None if body is None else body.partner)
+
+
+@router.post("/{tournament_id}/confirm", response_model=None, responses=_answers(401, 404, 409))
+async def confirm(tournament_id: str, tm: Manager, me: Me) -> dict[str, Any]:
+    """The partner named by a pair confirms it (``409 no_invitation``, ``full``,
+    ``registration_closed``); to decline, the partner withdraws (``unregister``)."""
+    return await tm.confirm(me, tournament_id)
 
 
 @router.post("/{tournament_id}/unregister", response_model=None, responses=_answers(401, 404, 409))
 async def unregister(tournament_id: str, tm: Manager, me: Me) -> dict[str, Any]:
-    """Withdraw while registration is open (``409 not_registered``)."""
+    """Withdraw while registration is open, or decline a pair you were named in
+    (``409 not_registered``)."""
     return await tm.unregister(me, tournament_id)
 
 

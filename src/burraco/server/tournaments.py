@@ -584,8 +584,9 @@ class TournamentManager:
     async def register(
         self, user: UserInfo, tournament_id: str, partner: str | None = None
     ) -> dict[str, Any]:
-        """Register ``user`` (with ``partner``, another player's name, in a pairs
-        tournament: the pair is one entrant, registered by either of them)."""
+        """Register ``user``. In a pairs tournament ``partner`` names the other player, and the
+        pair is *invited* until that player confirms it (``confirm``): nobody is entered in a
+        tournament without agreeing to it."""
         async with self._lock:
             data = await self._open_for_registration(tournament_id)
             pairs = TournamentSettings.from_json(data.info.settings).kind == EntrantKind.PAIRS
@@ -607,13 +608,56 @@ class TournamentManager:
                     bot=None,
                     name=user.name if mate is None else f"{user.name} & {mate.name}",
                     now=self.clock(),
+                    status="registered" if mate is None else "invited",
                 )
             except EntrantTaken:
                 raise TournamentError(
                     "already_registered", "you (or your partner) are registered already"
                 ) from None
+            if mate is not None:
+                self._tell_users(
+                    [mate.id],
+                    {
+                        "type": "tournament_notice",
+                        "tournament": tournament_id,
+                        "notice": "partner_invite",
+                        "by": user.name,
+                    },
+                )
             await self._after_registration(data.info)
         return await self.view(tournament_id)
+
+    async def confirm(self, user: UserInfo, tournament_id: str) -> dict[str, Any]:
+        """The partner named by a pair agrees to play: the pair is registered now (after
+        everyone registered so far), and a Sit&Go it fills starts."""
+        async with self._lock:
+            data = await self._open_for_registration(tournament_id)
+            invited = next(
+                (e for e in data.entrants if e.partner_id == user.id and e.status == "invited"),
+                None,
+            )
+            if invited is None:
+                raise TournamentError("no_invitation", "no pair is waiting for you to confirm")
+            await self.store.confirm_entrant(tournament_id, invited.entrant, now=self.clock())
+            self._tell_users(
+                [invited.user_id],
+                {
+                    "type": "tournament_notice",
+                    "tournament": tournament_id,
+                    "notice": "partner_confirmed",
+                    "by": user.name,
+                },
+            )
+            await self._after_registration(data.info)
+        return await self.view(tournament_id)
+
+    async def invitations(self, user: UserInfo) -> list[dict[str, Any]]:
+        """The pairs waiting for ``user`` to confirm, in tournaments still registering."""
+        found = await self.store.invitations(user.id)
+        return [
+            {"tournament": tid, "name": name, "pair": pair, "by": by}
+            for tid, name, pair, by in found
+        ]
 
     async def add_bots(
         self, user: UserInfo, tournament_id: str, level: str, count: int
@@ -649,10 +693,23 @@ class TournamentManager:
 
     async def unregister(self, user: UserInfo, tournament_id: str) -> dict[str, Any]:
         async with self._lock:
-            await self._open_for_registration(tournament_id, joining=False)
-            entrant = await self.store.entrant_of(tournament_id, user.id)
-            if entrant is None or not await self.store.remove_entrant(tournament_id, entrant):
+            data = await self._open_for_registration(tournament_id, joining=False)
+            entrant = next((e for e in data.entrants if user.id in e.users), None)
+            if entrant is None or not await self.store.remove_entrant(
+                tournament_id, entrant.entrant
+            ):
                 raise TournamentError("not_registered", "you are not registered")
+            if entrant.status == "invited" and entrant.partner_id == user.id:
+                # The partner declined the pair: tell the player who registered it.
+                self._tell_users(
+                    [entrant.user_id],
+                    {
+                        "type": "tournament_notice",
+                        "tournament": tournament_id,
+                        "notice": "partner_declined",
+                        "by": user.name,
+                    },
+                )
             await self._push(tournament_id, "registration")
         return await self.view(tournament_id)
 
@@ -705,6 +762,10 @@ class TournamentManager:
         now = self.clock()
         statuses: dict[str, str] = dict.fromkeys(admission.excluded, "excluded")
         statuses |= dict.fromkeys(admission.admitted, "playing")
+        # Pairs whose partner never confirmed do not play (and are told so).
+        unconfirmed = [e.entrant for e in data.entrants if e.status == "invited"]
+        statuses |= dict.fromkeys(unconfirmed, "unconfirmed")
+        self._notify(data, unconfirmed, "unconfirmed")
         if admission.cancelled:
             await self.store.set_status(
                 tournament_id,

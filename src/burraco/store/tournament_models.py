@@ -62,8 +62,9 @@ class TournamentEntrant(Base):
     name: Mapped[str] = mapped_column(String(80))
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     status: Mapped[str] = mapped_column(String(16))
-    """``registered``, ``playing`` (admitted at the start), ``excluded`` (beyond the multiple
-    of the table size, or the tournament was cancelled: T1)."""
+    """``invited`` (a pair waiting for the partner to confirm), ``registered``, ``playing``
+    (admitted at the start), ``excluded`` (beyond the multiple of the table size, or the
+    tournament was cancelled: T1), ``unconfirmed`` (a pair the partner never confirmed)."""
 
 
 class TournamentRound(Base):

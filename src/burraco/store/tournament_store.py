@@ -186,6 +186,28 @@ class TournamentStore:
             )
             return {tid: int(n) for tid, n in rows.all()}
 
+    async def invitations(self, user_id: int) -> list[tuple[str, str, str, str]]:
+        """Pairs naming ``user_id`` as partner that wait for the confirmation, in tournaments
+        still registering: (tournament id, tournament name, pair name, registrant's name)."""
+        async with self.store.sessions() as session:
+            rows = await session.execute(
+                select(
+                    m.Tournament.id,
+                    m.Tournament.name,
+                    m.TournamentEntrant.name,
+                    models.User.name,
+                )
+                .join(m.TournamentEntrant, m.TournamentEntrant.tournament_id == m.Tournament.id)
+                .join(models.User, models.User.id == m.TournamentEntrant.user_id)
+                .where(
+                    m.Tournament.status == "registering",
+                    m.TournamentEntrant.partner_id == user_id,
+                    m.TournamentEntrant.status == "invited",
+                )
+                .order_by(m.Tournament.created_at)
+            )
+            return [(tid, name, pair, by) for tid, name, pair, by in rows.all()]
+
     async def load(self, tournament_id: str) -> TournamentData | None:
         async with self.store.sessions() as session:
             row = await session.get(m.Tournament, tournament_id)
@@ -296,9 +318,11 @@ class TournamentStore:
         name: str,
         now: datetime,
         partner_id: int | None = None,
+        status: str = "registered",
     ) -> None:
-        """Register an entrant after the others. ``EntrantTaken`` when the id, or one of its
-        people, is registered in the tournament already (as a player or a partner)."""
+        """Register an entrant after the others (``status`` ``invited``: a pair waiting for the
+        partner's confirmation). ``EntrantTaken`` when the id, or one of its people, is in the
+        tournament already (as a player or a partner)."""
         people = [u for u in (user_id, partner_id) if u is not None]
         async with self.store.write() as session:
             if people:
@@ -326,13 +350,31 @@ class TournamentStore:
                     bot=bot,
                     name=name[:80],
                     registered_at=now,
-                    status="registered",
+                    status=status,
                 )
             )
             try:
                 await session.flush()
             except IntegrityError:
                 raise EntrantTaken(entrant) from None
+
+    async def confirm_entrant(self, tournament_id: str, entrant: str, *, now: datetime) -> bool:
+        """An invited pair becomes registered, queued after everyone registered so far (its
+        registration is complete only now: T1 admits the earliest). False if it was not
+        waiting for confirmation."""
+        async with self.store.write() as session:
+            row = await session.get(m.TournamentEntrant, (tournament_id, entrant))
+            if row is None or row.status != "invited":
+                return False
+            last = await session.scalar(
+                select(func.max(m.TournamentEntrant.position)).where(
+                    m.TournamentEntrant.tournament_id == tournament_id
+                )
+            )
+            row.position = (last or 0) + 1
+            row.registered_at = now
+            row.status = "registered"
+            return True
 
     async def remove_entrant(self, tournament_id: str, entrant: str) -> bool:
         async with self.store.write() as session:

@@ -44,6 +44,8 @@ export const tournamentApi = {
   create: (body) => call("POST", base, body),
   register: (id, partner) => call("POST", `${base}/${encodeURIComponent(id)}/register`, partner ? { partner } : undefined),
   unregister: (id) => call("POST", `${base}/${encodeURIComponent(id)}/unregister`),
+  confirm: (id) => call("POST", `${base}/${encodeURIComponent(id)}/confirm`),
+  invitations: () => call("GET", `${base}/invitations`),
   bots: (id, level, count) => call("POST", `${base}/${encodeURIComponent(id)}/bots`, { level, count }),
 };
 
@@ -97,11 +99,14 @@ function startText(tour) {
 
 // ---------------------------------------------------------------------------- the list
 
+const ENTRANT_TAGS = new Set(["excluded", "invited", "unconfirmed"]);
+
 export class TournamentListScreen {
   constructor(app, ctx) {
     this.app = app;
     this.ctx = ctx;
     this.tournaments = [];
+    this.invitations = [];
     this.message = "";
     this.form = { name: "", start: "sitgo", size: 8, startsAt: "", kind: "individual", system: "danish", rounds: 3, smazzate: 3, clock: "none", absent: "bot" };
   }
@@ -119,6 +124,7 @@ export class TournamentListScreen {
   async refresh() {
     try {
       this.tournaments = await tournamentApi.list();
+      this.invitations = this.ctx.user ? await tournamentApi.invitations() : [];
     } catch (error) {
       this.message = errorText(error);
     }
@@ -129,10 +135,25 @@ export class TournamentListScreen {
     replace(this.root,
       topbar(this.ctx, t("tour.title")),
       h("div", { class: "lobby-grid" },
+        this.invitations.length ? h("section", { class: "panel tour-invitations" }, h("h2", { text: t("tour.invitations") }), this.invitationList()) : null,
         h("section", { class: "panel" }, h("h2", { text: t("tour.list") }), this.list()),
         h("section", { class: "panel" }, h("h2", { text: t("tour.new") }), this.createForm()),
       ),
     );
+  }
+
+  invitationList() {
+    // Pairs that named this player as partner and wait for the answer (on the tournament's page).
+    return h("ul", { class: "rows" }, this.invitations.map((inv) =>
+      h("li", { class: "row", dataset: { invitation: inv.tournament } },
+        h("div", { class: "row-main" },
+          h("span", { class: "row-title", text: inv.name }),
+          h("span", { class: "muted", text: t("tour.invited_you", { by: inv.by }) }),
+        ),
+        h("div", { class: "row-actions" },
+          h("button", { type: "button", class: "btn small primary", dataset: { cmd: "open" }, onclick: () => this.ctx.navigate(`/?tournament=${encodeURIComponent(inv.tournament)}`) }, t("tour.open")),
+        ),
+      )));
   }
 
   list() {
@@ -284,7 +305,9 @@ export class TournamentScreen {
       this.render();
     } else if (message.type === "tournament_notice" && message.tournament === this.id) {
       if (message.notice === "table") this.myTable = message.table;
-      else this.message = t(`tour.notice.${message.notice}`);
+      else this.message = t(`tour.notice.${message.notice}`, { by: message.by || "" });
+      // A partner's answer changes the entrants: fetch the tournament again.
+      if (message.notice.startsWith("partner_")) this.load();
       this.render();
     } else if (message.type === "error" && message.code === "no_such_tournament") {
       this.message = t("tour.err.no_such_tournament");
@@ -326,6 +349,7 @@ export class TournamentScreen {
               h("tr", {}, h("td", { text: range }), h("td", { class: "num", text: String(win) }), h("td", { class: "num", text: String(lose) })))))),
         tour.note ? h("p", { class: "muted", text: tour.note }) : null,
         mine && mine.status === "excluded" ? h("p", { class: "notice warn", text: t("tour.you_excluded") }) : null,
+        mine && mine.status === "unconfirmed" ? h("p", { class: "notice warn", text: t("tour.you_unconfirmed") }) : null,
         myTable && tour.status === "running"
           ? h("p", { class: "tour-mytable" },
             h("a", { class: "btn primary", href: `/?table=${encodeURIComponent(myTable)}`, dataset: { cmd: "my-table" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?table=${encodeURIComponent(myTable)}`); } }, t("tour.go_to_table")))
@@ -352,7 +376,18 @@ export class TournamentScreen {
     if (tour.status !== "registering") return null;
     const actions = [];
     if (!tour.registration_open) actions.push(h("p", { class: "muted", text: t("tour.closed") }));
-    else if (mine) actions.push(h("button", { type: "button", class: "btn", dataset: { cmd: "unregister" }, onclick: () => this.act(() => tournamentApi.unregister(this.id)) }, t("tour.unregister")));
+    else if (mine && mine.status === "invited" && this.ctx.user && mine.partner_id === this.ctx.user.id) {
+      // Named as partner: nobody plays a tournament without agreeing to it.
+      const by = mine.name.split(" & ")[0];
+      actions.push(
+        h("p", { class: "notice", dataset: { invited: "yes" }, text: t("tour.invited_you", { by }) }),
+        h("button", { type: "button", class: "btn primary", dataset: { cmd: "confirm" }, onclick: () => this.act(() => tournamentApi.confirm(this.id)) }, t("tour.confirm")),
+        h("button", { type: "button", class: "btn", dataset: { cmd: "decline" }, onclick: () => this.act(() => tournamentApi.unregister(this.id)) }, t("tour.decline")),
+      );
+    } else if (mine) {
+      if (mine.status === "invited") actions.push(h("p", { class: "muted", dataset: { awaiting: "yes" }, text: t("tour.awaiting_partner") }));
+      actions.push(h("button", { type: "button", class: "btn", dataset: { cmd: "unregister" }, onclick: () => this.act(() => tournamentApi.unregister(this.id)) }, t("tour.unregister")));
+    }
     else {
       const pairs = tour.settings.kind === "pairs";
       const partner = pairs ? h("input", { name: "partner", maxlength: "24", placeholder: t("tour.partner"), "aria-label": t("tour.partner") }) : null;
@@ -437,6 +472,6 @@ export class TournamentScreen {
   entrants(tour) {
     if (!tour.entrants.length) return h("p", { class: "muted", text: t("tour.no_entrants") });
     return h("ol", { class: "tour-entrant-list" }, tour.entrants.map((e) =>
-      h("li", { dataset: { status: e.status } }, e.name, e.status === "excluded" ? ` (${t("tour.excluded")})` : "")));
+      h("li", { dataset: { status: e.status } }, e.name, ENTRANT_TAGS.has(e.status) ? ` (${t(`tour.entrant.${e.status}`)})` : "")));
   }
 }
