@@ -389,3 +389,47 @@ def test_a_pair_plays_only_once_the_partner_confirms_over_http(server: LiveServe
             assert [e["status"] for e in view["entrants"]] == ["registered"]
             assert view["entrant_count"] == 1
             assert partner.get("/api/tournaments/invitations").json() == []
+
+
+def test_partial_elimination_t21_leaves_the_losers_of_round_one_out(server: LiveServer) -> None:
+    token, _user, client = organiser(server)
+    with client, server.peer(token) as watcher:
+        refused(
+            client.post("/api/tournaments", json=SETTINGS | {"elimination": {"3": 10}}),
+            422,
+            "bad_tournament",  # T21: after round 3 of 3 nobody is left to play
+        )
+        refused(
+            client.post(
+                "/api/tournaments",
+                json=SETTINGS | {"system": "round_robin", "elimination": {"1": 10}},
+            ),
+            422,
+            "bad_tournament",  # T21 is a Danish variant
+        )
+        # 8 bots, 3 rounds; after round 1 whoever has less than 10 VP (lost the table) is out.
+        tid = create(client, name="T21", elimination={"1": 10})["id"]
+        watcher.send({"type": "watch_tournament", "tournament": tid})
+        watcher.until(lambda m: m["type"] == "tournament")
+        answer = client.post(f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 8})
+        assert answer.status_code == 200, answer.text
+        final = follow(watcher, tid, timeout=120)[-1]["tournament"]
+        assert final["status"] == "finished" and final["settings"]["elimination"] == {"1": 10}
+        first, *later = final["rounds"]
+        vp_after_first = {
+            e["id"]: vp
+            for t in first["tables"]
+            for line, vp in zip(t["lines"], t["result"]["vp"], strict=True)
+            for e in line
+        }
+        out = {e for e, vp in vp_after_first.items() if vp < 10}
+        assert final["eliminated"] == dict.fromkeys(out, 1)
+        assert out  # 4 tables: a 10-10 tie everywhere is not what greedy bots play
+        for rnd in later:  # the eliminated sit out every following round, without a bye
+            present = {e["id"] for t in rnd["tables"] for line in t["lines"] for e in line}
+            present |= {b["id"] for b in rnd["byes"]}
+            assert present == set(vp_after_first) - out
+        # They keep their place in the ranking with the VP they had (T21).
+        rows = {row["entrant"]: row for row in final["standings"]}
+        assert len(rows) == 8
+        assert all(rows[e]["vp"] == vp_after_first[e] and rows[e]["played"] == 1 for e in out)

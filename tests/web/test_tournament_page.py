@@ -125,3 +125,25 @@ def test_a_sit_and_go_on_the_tournament_page(pages: Pages) -> None:
     page.locator('[data-cmd="lobby"]').click()
     page.wait_for_url(re.compile(rf"\?tournament={re.escape(tid)}$"))
     page.wait_for_selector('.tour-status[data-status="finished"]')
+
+
+def test_partial_elimination_t21_from_the_form(pages: Pages) -> None:
+    page = pages.new()
+    driver.guest(page)
+    page.wait_for_selector(".lobby-screen")
+    page.locator('[data-cmd="tournaments"]').click()
+    page.wait_for_selector(".tournaments-screen")
+    form = page.locator('form[data-form="tournament"]')
+    form.locator('input[name="name"]').fill("Eliminazione")
+    form.locator('select[name="rounds"]').select_option("1")
+    # One round: nothing can follow an elimination, so the field is not offered.
+    form.locator('input[name="elimination"]').wait_for(state="detached")
+    form.locator('select[name="rounds"]').select_option("3")
+    form.locator('input[name="elimination"]').fill("dopo il primo")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_selector(".form-error:has-text('turno:VP')")
+    form.locator('input[name="elimination"]').fill("1:7, 2:14")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_url(re.compile(r"\?tournament="))
+    page.wait_for_selector(".tournament-screen .tour-head")
+    assert "eliminazione 1:7, 2:14" in page.locator(".tour-head").inner_text()

@@ -46,6 +46,11 @@ class NewTournament(BaseModel):
     absent_seconds: float | None = Field(None, ge=1, le=600)
     between_smazzate: float = Field(4.0, ge=0, le=60)
     min_players: int = Field(4, ge=4, le=256)
+    elimination: dict[str, int] | None = Field(
+        None,
+        description="T21, Danish only: after round r (the key), entrants below that many VP "
+        'are out, e.g. {"1": 7, "2": 14} for 3 rounds',
+    )
 
 
 class Registration(BaseModel):
@@ -174,6 +179,7 @@ async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
         absent_seconds=body.absent_seconds,
         between_smazzate=body.between_smazzate,
         min_players=body.min_players,
+        elimination=body.elimination,
     )
     return await tm.create(
         me,

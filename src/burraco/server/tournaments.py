@@ -54,6 +54,7 @@ from burraco.tournament import (
     decide,
     first_round,
     individual_round,
+    partial_elimination,
     round_robin_round,
     round_robin_rounds,
     score,
@@ -127,6 +128,13 @@ class TournamentSettings:
     between_smazzate: float = 4.0
     min_players: int = 4
     """T1: a scheduled tournament with fewer players is cancelled."""
+    elimination: dict[str, int] | None = None
+    """T21, Danish only: after round ``r`` (a key, as text in JSON), the entrants below that
+    many VP are out: they sit out the following rounds and keep their VP in the ranking."""
+
+    def thresholds(self) -> dict[int, int]:
+        """T21's thresholds by round number."""
+        return {int(r): int(vp) for r, vp in (self.elimination or {}).items()}
 
     @property
     def entrant_kind(self) -> EntrantKind:
@@ -182,11 +190,29 @@ class TournamentSettings:
             raise bad("absent_seconds must be between 1 and 600")
         if not 4 <= self.min_players <= MAX_ENTRANTS:
             raise bad(f"min_players must be between 4 and {MAX_ENTRANTS}")
+        if self.elimination:
+            self._validate_elimination(bad)
         try:
             self.table()
         except RulesError as error:
             raise bad(str(error)) from None
         self.table_config("check").validate()  # RulesError: 422 bad_rules
+
+    def _validate_elimination(self, bad: Callable[[str], TournamentError]) -> None:
+        if self.system != "danish":
+            raise bad("T21: partial elimination is for the Danish system")
+        if not isinstance(self.elimination, dict) or len(self.elimination) > 20:
+            raise bad('T21: elimination maps rounds to VP thresholds, e.g. {"1": 7}')
+        rounds = self.rounds or 3
+        for key, vp in self.elimination.items():
+            try:
+                after = int(key)
+            except (TypeError, ValueError):
+                raise bad(f"T21: {key!r} is not a round number") from None
+            if not 1 <= after < rounds:
+                raise bad(f"T21: elimination after round {after}: rounds 1 to {rounds - 1}")
+            if isinstance(vp, bool) or not isinstance(vp, int) or not 0 <= vp <= 20 * after:
+                raise bad(f"T21: after round {after} the threshold is 0 to {20 * after} VP")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -235,6 +261,26 @@ class Progress:
 
     def standings(self) -> Standings:
         return Standings.of(self.outcomes, self.admitted)
+
+    def eliminated(self) -> dict[EntrantId, int]:
+        """T21: the entrants out of the tournament, with the round after which each went out:
+        after each finished round with a threshold, those below it among the entrants still in
+        (the standings of that moment)."""
+        thresholds = self.settings.thresholds()
+        if not thresholds:
+            return {}
+        finished = {r.number for r in self.data.rounds if r.status == "finished"}
+        out: dict[EntrantId, int] = {}
+        for after in sorted(thresholds):
+            if after not in finished:
+                break
+            still = [e for e in self.admitted if e not in out]
+            kept = set(still)
+            outcomes = [o for o in self.outcomes if o.round <= after and o.entrant in kept]
+            standings = Standings.of(outcomes, still)
+            for entrant in partial_elimination(standings, after_round=after, thresholds=thresholds):
+                out[entrant] = after
+        return out
 
     def total_rounds(self) -> int:
         n = len(self.admitted)
@@ -317,18 +363,19 @@ class Progress:
             current = bracket.rounds[-1]
             return current.pairing(), current.slots
         history = History.of(self.pairings)
+        out = self.eliminated()  # T21: they sit out every following round
         if s.entrant_kind is EntrantKind.INDIVIDUAL_FOUR:
             if number == 1:
                 order = list(self.admitted)
                 rng.shuffle(order)
             else:
-                order = list(self.standings().pairing_order(rng))
+                order = [e for e in self.standings().pairing_order(rng) if e not in out]
             return individual_round(order, history, round=number), None
         if number == 1:
             return first_round(self.admitted, rng), None
         return (
             danish_round(
-                self.standings().pairing_order(rng),
+                [e for e in self.standings().pairing_order(rng) if e not in out],
                 history,
                 round=number,
                 last_round=number == self.total_rounds(),
@@ -791,8 +838,16 @@ class TournamentManager:
             return
         number = len(data.rounds) + 1
         bracket = progress.knockout()
-        over = number > progress.total_rounds() or (
-            bracket is not None and bracket.champion is not None
+        out = progress.eliminated()
+        if out:
+            # T21: tell those who went out after the round just finished.
+            self._notify(data, [e for e, after in out.items() if after == number - 1], "eliminated")
+        still = len(progress.admitted) - len(out)
+        over = (
+            number > progress.total_rounds()
+            or (bracket is not None and bracket.champion is not None)
+            # T21 left fewer entrants than one table needs: the ranking is final.
+            or still < (4 if progress.settings.entrant_kind is EntrantKind.INDIVIDUAL_FOUR else 2)
         )
         if over:
             await self.store.set_status(tournament_id, "finished", finished_at=self.clock())
@@ -1114,6 +1169,7 @@ class TournamentManager:
             for r in data.rounds
         ]
         view["standings"] = progress.ranking() if progress.admitted else []
+        view["eliminated"] = dict(progress.eliminated())
         return view
 
 

@@ -89,7 +89,23 @@ export function describeTournament(tour) {
   parts.push(t("cfg.smazzate", { n: s.smazzate || 3 }));
   parts.push(s.round_seconds ? t("tour.clock_minutes", { minutes: Math.round(s.round_seconds / 60) }) : t("cfg.no_clock"));
   parts.push(t(`tour.absent.${s.absent || "bot"}`));
+  if (s.elimination && Object.keys(s.elimination).length) parts.push(t("tour.elimination", { steps: eliminationText(s.elimination) }));
   return parts.join(" · ");
+}
+
+// T21 thresholds as the organiser types them: "1:7, 2:14" (after round 1, 7 VP to stay in).
+function eliminationText(elimination) {
+  return Object.entries(elimination).map(([round, vp]) => `${round}:${vp}`).join(", ");
+}
+
+function parseElimination(text) {
+  const out = {};
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(\d+)\s*:\s*(\d+)$/.exec(part);
+    if (!match) return null;
+    out[match[1]] = Number(match[2]);
+  }
+  return out;
 }
 
 function startText(tour) {
@@ -108,7 +124,7 @@ export class TournamentListScreen {
     this.tournaments = [];
     this.invitations = [];
     this.message = "";
-    this.form = { name: "", start: "sitgo", size: 8, startsAt: "", kind: "individual", system: "danish", rounds: 3, smazzate: 3, clock: "none", absent: "bot" };
+    this.form = { name: "", start: "sitgo", size: 8, startsAt: "", kind: "individual", system: "danish", rounds: 3, smazzate: 3, clock: "none", absent: "bot", elimination: "" };
   }
 
   mount() {
@@ -194,6 +210,10 @@ export class TournamentListScreen {
         ? h("label", { class: "field" }, h("span", { text: t("tour.form.rounds") }),
           h("select", { name: "rounds" }, [1, 2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === f.rounds, text: String(n) }))))
         : null,
+      f.system === "danish" && f.rounds > 1
+        ? h("label", { class: "field" }, h("span", { text: t("tour.form.elimination") }),
+          h("input", { name: "elimination", value: f.elimination, placeholder: "1:7, 2:14", title: t("tour.form.elimination_hint"), "aria-label": t("tour.form.elimination") }))
+        : null,
       h("label", { class: "field" }, h("span", { text: t("tour.form.smazzate") }),
         h("select", { name: "smazzate" }, [1, 2, 3, 4].map((n) => h("option", { value: String(n), selected: n === f.smazzate, text: t("cfg.smazzate", { n }) })))),
       h("label", { class: "field" }, h("span", { text: t("create.clock") }),
@@ -207,7 +227,7 @@ export class TournamentListScreen {
     );
     form.addEventListener("change", (e) => {
       this.readForm(form);
-      if (e.target && ["start", "system", "kind"].includes(e.target.name)) this.render();
+      if (e.target && ["start", "system", "kind", "rounds"].includes(e.target.name)) this.render();
     });
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -230,6 +250,7 @@ export class TournamentListScreen {
     if (data.get("smazzate")) f.smazzate = Number(data.get("smazzate"));
     f.clock = String(data.get("clock") || f.clock);
     f.absent = String(data.get("absent") || f.absent);
+    if (data.get("elimination") !== null) f.elimination = String(data.get("elimination"));
   }
 
   async create() {
@@ -239,6 +260,15 @@ export class TournamentListScreen {
     if (f.start === "sitgo") body.size = f.size;
     else body.starts_at = f.startsAt ? new Date(f.startsAt).toISOString() : null;
     if (f.system === "danish") body.rounds = f.rounds;
+    if (f.system === "danish" && f.rounds > 1 && f.elimination.trim()) {
+      const elimination = parseElimination(f.elimination);
+      if (!elimination) {
+        this.message = t("tour.form.elimination_hint");
+        this.render();
+        return;
+      }
+      body.elimination = elimination;
+    }
     if (clock.round) {
       body.round_seconds = clock.round;
       body.hand_seconds = clock.hand;
@@ -425,14 +455,16 @@ export class TournamentScreen {
       h("thead", {}, h("tr", {},
         h("th", { text: t("tour.col.place") }), h("th", { text: t("tour.col.name") }),
         h("th", { text: "VP" }), h("th", { text: "MP" }), h("th", { text: t("tour.col.played") }))),
-      h("tbody", {}, tour.standings.map((row) =>
-        h("tr", { class: me && me.id === row.entrant ? "me" : null, dataset: { entrant: row.entrant } },
+      h("tbody", {}, tour.standings.map((row) => {
+        const out = (tour.eliminated || {})[row.entrant];
+        return h("tr", { class: me && me.id === row.entrant ? "me" : null, dataset: out ? { entrant: row.entrant, eliminated: String(out) } : { entrant: row.entrant } },
           h("td", { text: row.place === null ? "–" : `${row.place}${row.tied ? "=" : ""}` }),
-          h("td", { text: row.name }),
+          h("td", { text: out ? `${row.name} (${t("tour.eliminated_after", { n: out })})` : row.name }),
           h("td", { class: "num", text: String(row.vp) }),
           h("td", { class: "num", text: String(row.mp) }),
           h("td", { class: "num", text: String(row.played) }),
-        ))),
+        );
+      })),
     );
   }
 
