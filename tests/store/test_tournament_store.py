@@ -172,16 +172,20 @@ def test_an_invited_pair_is_listed_for_its_partner_and_queued_at_its_confirmatio
                     seed=1,
                     now=NOW,
                 )
-            await tournaments.add_entrant(
-                "p1",
-                f"u{dora.id}",
-                user_id=dora.id,
-                partner_id=ezio.id,
-                bot=None,
-                name="Dora & Ezio",
-                now=NOW,
-                status="invited",
-            )
+
+            async def invite(tid: str) -> None:
+                await tournaments.add_entrant(
+                    tid,
+                    f"u{dora.id}",
+                    user_id=dora.id,
+                    partner_id=ezio.id,
+                    bot=None,
+                    name="Dora & Ezio",
+                    now=NOW,
+                    status="invited",
+                )
+
+            await invite("p1")
             await tournaments.add_entrant(
                 "p1", "b1", user_id=None, bot="greedy", name="greedy 1", now=NOW
             )
@@ -201,16 +205,7 @@ def test_an_invited_pair_is_listed_for_its_partner_and_queued_at_its_confirmatio
             assert await tournaments.invitations(ezio.id) == []
             assert await tournaments.entrant_counts(["p1"]) == {"p1": 2}
             # A tournament no longer registering lists no invitation.
-            await tournaments.add_entrant(
-                "p2",
-                f"u{dora.id}",
-                user_id=dora.id,
-                partner_id=ezio.id,
-                bot=None,
-                name="Dora & Ezio",
-                now=NOW,
-                status="invited",
-            )
+            await invite("p2")
             assert [i[0] for i in await tournaments.invitations(ezio.id)] == ["p2"]
             await tournaments.set_status("p2", "cancelled", finished_at=NOW, note="test")
             assert await tournaments.invitations(ezio.id) == []

@@ -662,15 +662,7 @@ class TournamentManager:
                     "already_registered", "you (or your partner) are registered already"
                 ) from None
             if mate is not None:
-                self._tell_users(
-                    [mate.id],
-                    {
-                        "type": "tournament_notice",
-                        "tournament": tournament_id,
-                        "notice": "partner_invite",
-                        "by": user.name,
-                    },
-                )
+                self._tell_partner(mate.id, tournament_id, "partner_invite", user)
             await self._after_registration(data.info)
         return await self.view(tournament_id)
 
@@ -686,15 +678,7 @@ class TournamentManager:
             if invited is None:
                 raise TournamentError("no_invitation", "no pair is waiting for you to confirm")
             await self.store.confirm_entrant(tournament_id, invited.entrant, now=self.clock())
-            self._tell_users(
-                [invited.user_id],
-                {
-                    "type": "tournament_notice",
-                    "tournament": tournament_id,
-                    "notice": "partner_confirmed",
-                    "by": user.name,
-                },
-            )
+            self._tell_partner(invited.user_id, tournament_id, "partner_confirmed", user)
             await self._after_registration(data.info)
         return await self.view(tournament_id)
 
@@ -748,15 +732,7 @@ class TournamentManager:
                 raise TournamentError("not_registered", "you are not registered")
             if entrant.status == "invited" and entrant.partner_id == user.id:
                 # The partner declined the pair: tell the player who registered it.
-                self._tell_users(
-                    [entrant.user_id],
-                    {
-                        "type": "tournament_notice",
-                        "tournament": tournament_id,
-                        "notice": "partner_declined",
-                        "by": user.name,
-                    },
-                )
+                self._tell_partner(entrant.user_id, tournament_id, "partner_declined", user)
             await self._push(tournament_id, "registration")
         return await self.view(tournament_id)
 
@@ -1096,6 +1072,20 @@ class TournamentManager:
         for conn in list(self.hub.connections):
             if conn.user.id in wanted:
                 conn.send(text)
+
+    def _tell_partner(
+        self, user_id: int | None, tournament_id: str, notice: str, by: UserInfo
+    ) -> None:
+        """A notice about a pair to one of its players, naming the other (``by``)."""
+        self._tell_users(
+            [user_id],
+            {
+                "type": "tournament_notice",
+                "tournament": tournament_id,
+                "notice": notice,
+                "by": by.name,
+            },
+        )
 
     def _notify(self, data: TournamentData, entrants: Sequence[str], notice: str) -> None:
         users = [u for e in data.entrants if e.entrant in set(entrants) for u in e.users]
