@@ -367,6 +367,106 @@ def run_echo_server(port: int) -> int:
     return 0
 
 
+def fanout_server(folder: Path) -> ServerProcess:
+    command = [sys.executable, str(Path(__file__).resolve()), "fanout-server", "--port", "{port}"]
+    return ServerProcess("fanout", command, folder, "/health")
+
+
+def sample_event_frames(steps: int = 120, seed: int = 7) -> list[list[str]]:
+    """Event frames as the Burraco server words them, one list per seat: a random 4-player
+    smazzata, each action published with every seat's own events, view, legal actions (the seat
+    to act) and clocks, encoded as the server encodes them. Frames of the right sizes and
+    contents, so that compressing them costs what it costs in play."""
+    import random as random_module
+
+    from burraco.engine import Smazzata, find_rules
+    from burraco.server.protocol import encode
+    from burraco.server.wire import ViewJson, events_for
+
+    rules = find_rules("italian", players=PLAYERS)
+    rng = random_module.Random(seed)
+    frames: list[list[str]] = [[] for _ in range(PLAYERS)]
+    views = ViewJson()
+    state = Smazzata.new(rules, rng=rng)
+    seq = 0
+    while len(frames[0]) < steps:
+        if state.is_over:
+            state = Smazzata.new(rules, rng=rng)
+        actions = state.legal_actions()
+        action = actions[int(rng.random() * len(actions))]
+        events = state.apply(action)
+        seq += 1
+        for seat in range(PLAYERS):
+            legal = state.legal_actions() if not state.is_over and state.current == seat else None
+            frames[seat].append(
+                encode(
+                    {
+                        "type": "event",
+                        "table": "T0000000000",
+                        "seq": seq,
+                        "kind": "action",
+                        "seat": action.seat,
+                        "action": str(action),
+                        "auto": False,
+                        "events": events_for(events, seat, rules),
+                        "view": views(state.view(seat)),
+                        "legal": None if legal is None else [str(a) for a in legal],
+                        "clock": {
+                            "banks": [1790.5, 1801.25, 1795.0, 1799.75],
+                            "running": state.current,
+                            "turn_left": 58.25,
+                            "server_time": 1764460800.123,
+                        },
+                    }
+                )
+            )
+    return frames
+
+
+def run_fanout_server(port: int) -> int:
+    """A second baseline: the Burraco protocol's traffic without the game. Sockets come in
+    groups of four (``?group=``, like a table's seats); a frame from one is answered as an
+    ``act`` is, with an ack to it and an event frame (sampled from real play) to each of the
+    four, and nothing else: no engine, no database, no views built."""
+    import uvicorn
+    from fastapi import FastAPI
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    raise_nofile()
+    frames = sample_event_frames()
+    groups: dict[str, list[WebSocket]] = {}
+
+    async def fanout(socket: WebSocket) -> None:
+        await socket.accept()
+        group = socket.query_params.get("group", "")
+        seats = groups.setdefault(group, [])
+        seats.append(socket)
+        step = 0
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                text = await socket.receive_text()
+                step += 1
+                await socket.send_text(
+                    f'{{"type":"ack","table":"{group}","ref":"{len(text)}","seq":{step}}}'
+                )
+                for seat, peer in enumerate(list(seats)):
+                    sample = frames[seat % PLAYERS]
+                    await peer.send_text(sample[step % len(sample)])
+        with contextlib.suppress(ValueError):
+            seats.remove(socket)
+
+    app = FastAPI()
+    app.router.routes.append(WebSocketRoute("/ws", fanout))
+
+    @app.get("/health")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_SETTINGS)
+    return 0
+
+
 # ============================================================================ client processes
 
 
@@ -425,6 +525,7 @@ class ClientWorker:
         self.compression: str | None = "deflate" if options["compression"] else None
         self.tasks: set[asyncio.Task[None]] = set()
         self.echo_sockets: list[Any] = []
+        self.fanout_groups: list[list[Any]] = []
 
     # -- the command loop: the parent sends {"do": name, ...}, gets one reply per command --
 
@@ -677,12 +778,107 @@ class ClientWorker:
         self.mode = "closing"
         sockets = [s.ws for t in self.tables for s in t.seats if s.ws is not None]
         sockets += self.echo_sockets
+        sockets += [ws for group in self.fanout_groups for ws in group]
         await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
         for task in list(self.tasks):
             task.cancel()
         self.echo_sockets = []
+        self.fanout_groups = []
         self.mode = "idle"
         return {"closed": len(sockets)}
+
+    # -- the fan-out baseline --
+
+    async def do_fanout_connect(self, ws_url: str, groups: list[int]) -> Any:
+        from websockets.asyncio.client import connect
+
+        started = time.monotonic()
+        gate = asyncio.Semaphore(self.options["connect_concurrency"])
+
+        async def open_one(group: int) -> Any:
+            async with gate:
+                return await connect(
+                    f"{ws_url}?group=g{group}",
+                    open_timeout=120,
+                    ping_interval=None,
+                    max_size=1 << 22,
+                    compression=self.compression,
+                )
+
+        self.fanout_groups = []
+        for group in groups:  # the four of a group in order, so that the server seats them so
+            self.fanout_groups.append([await open_one(group) for _ in range(PLAYERS)])
+        settle_gc()
+        return {"sockets": PLAYERS * len(groups), "seconds": time.monotonic() - started}
+
+    async def do_fanout(self, start: float, end: float) -> Any:
+        """Each group plays like a table at full speed: its seats send an ``act``-sized frame
+        in turn, each as soon as the previous one's ack is back; every socket reads all it
+        gets (the events)."""
+        self.tally = Tally()
+        self.mode = "fanout"
+        loop = asyncio.get_running_loop()
+
+        async def group_loop(number: int, sockets: list[Any]) -> None:
+            tally = self.tally
+            acks: list[asyncio.Future[None] | None] = [None] * PLAYERS
+
+            async def read(seat: int, ws: Any) -> None:
+                async for text in ws:
+                    if text.startswith('{"type":"ack"'):
+                        waiting = acks[seat]
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result(None)
+                    elif start <= time.monotonic() < end:
+                        tally.messages += 1
+                        tally.bytes += len(text)
+
+            readers = [loop.create_task(read(seat, ws)) for seat, ws in enumerate(sockets)]
+            turn = 0
+            try:
+                while self.mode == "fanout":
+                    frame = ECHO_FRAME.format(table=f"g{self.index}x{number:07d}", ref=turn)
+                    waiting = acks[turn] = loop.create_future()
+                    t0 = time.monotonic()
+                    await sockets[turn].send(frame)
+                    await waiting
+                    t1 = time.monotonic()
+                    if start <= t0 < end:
+                        tally.sent += 1
+                        tally.answered += 1
+                        tally.rtts.append(t1 - t0)
+                    turn = (turn + 1) % PLAYERS
+            except Exception as error:
+                tally.errors[f"socket: {type(error).__name__}"] += 1
+            finally:
+                for reader in readers:
+                    reader.cancel()
+
+        loops = [
+            loop.create_task(group_loop(n, sockets)) for n, sockets in enumerate(self.fanout_groups)
+        ]
+        gc.disable()
+        try:
+            await asyncio.sleep(max(0.0, end - time.monotonic()))
+            self.mode = "idle"
+            await asyncio.wait(loops, timeout=DRAIN_SECONDS)
+        finally:
+            gc.enable()
+        for task in loops:
+            task.cancel()
+        tally = self.tally
+        return {
+            "rtts": tally.rtts,
+            "lags": tally.lags,
+            "sent": tally.sent,
+            "answered": tally.answered,
+            "unanswered": sum(not t.done() for t in loops),
+            "errors": dict(tally.errors),
+            "match_ends": 0,
+            "messages": tally.messages,
+            "bytes": tally.bytes,
+            "tables_over": 0,
+        }
 
     # -- the echo baseline --
 
@@ -903,6 +1099,8 @@ class Results:
     memory: dict[str, float] = field(default_factory=dict)
     phases: dict[str, Phase] = field(default_factory=dict)
     ratio: float = float("nan")
+    fanout_ratio: float = float("nan")
+    """Fan-out baseline over echo: the most any server of this protocol could reach."""
     load_before: tuple[float, float, float] = (0.0, 0.0, 0.0)
     load_after: tuple[float, float, float] = (0.0, 0.0, 0.0)
     busy_before: float = 0.0
@@ -1087,6 +1285,7 @@ class Runner:
         self.watcher.client_pids = clients.pids
         server = burraco_server(folder, args)
         echo: ServerProcess | None = None
+        fanout: ServerProcess | None = None
         try:
             log(f"starting the server (logs in {folder})")
             server.start()
@@ -1134,7 +1333,7 @@ class Runner:
             results.memory["rss_connected_mb"] = quiet_end.server.rss_mb
 
             phases = args.phases
-            for name in [p for p in phases if p != "echo"]:
+            for name in [p for p in phases if p in ("human", "full")]:
                 profiler = self.start_profiler(server.pid, name) if args.py_spy == name else None
                 results.phases[name] = self.phase(
                     clients,
@@ -1184,18 +1383,36 @@ class Runner:
                     clients, "echo", "echo", {}, sockets=sockets, offered=None
                 )
                 clients.all({"do": "close"}, timeout=300)
+            if "fanout" in phases:
+                log("fan-out baseline: starting the fan-out server")
+                fanout = fanout_server(folder)
+                fanout.start()
+                self.watcher.server_pid = fanout.pid
+                clients.send(
+                    [{"do": "fanout_connect", "ws_url": fanout.ws_url, "groups": n} for n in share]
+                )
+                replies = clients.collect(timeout=3600)
+                results.setup["fanout_connect_s"] = max(r["seconds"] for r in replies)
+                self.idle(2.0)
+                results.phases["fanout"] = self.phase(
+                    clients, "fanout", "fanout", {}, sockets=sockets, offered=None
+                )
+                clients.all({"do": "close"}, timeout=300)
             if "full" in results.phases and "echo" in results.phases:
                 results.ratio = results.phases["full"].per_s / results.phases["echo"].per_s
+            if "fanout" in results.phases and "echo" in results.phases:
+                results.fanout_ratio = results.phases["fanout"].per_s / results.phases["echo"].per_s
         except BaseException:
-            for proc in (server, echo):
+            for proc in (server, echo, fanout):
                 if proc is not None:
                     print(f"--- {proc.name} log (last lines) ---\n{proc.log_tail()}")
             raise
         finally:
             clients.stop()
             server.stop()
-            if echo is not None:
-                echo.stop()
+            for baseline in (echo, fanout):
+                if baseline is not None:
+                    baseline.stop()
             if args.keep:
                 log(f"kept {folder}")
             else:
@@ -1372,6 +1589,7 @@ def phase_rows(results: Results) -> list[str]:
         "human": "Burraco, human pace",
         "full": "Burraco, full speed",
         "echo": "Echo baseline, full speed",
+        "fanout": "Fan-out baseline (1 frame in, ack + 4 events out, no game), full speed",
     }
     rows = [
         "| Phase | Round trips/s (offered) | p50 ms | p90 ms | p99 ms | max ms | Errors "
@@ -1499,7 +1717,14 @@ def markdown(results: Results, command: str) -> str:
         "",
         *phase_rows(results),
         "",
-        f"Full speed ÷ echo: **{results.ratio:.1%}** of the echo's round trips per second.",
+        f"Full speed ÷ echo: **{results.ratio:.1%}** of the echo's round trips per second."
+        + (
+            f" The fan-out baseline, this protocol's traffic with no game behind it, reaches "
+            f"{results.fanout_ratio:.1%} of the echo: no server of this protocol on this stack can "
+            "do better than that."
+            if results.fanout_ratio == results.fanout_ratio  # not NaN
+            else ""
+        ),
         "",
         "| Target | Measured | Result |",
         "| --- | ---: | --- |",
@@ -1541,6 +1766,7 @@ def shared_note(results: Results) -> str | None:
 def text_report(results: Results) -> str:
     out = [line.replace("**", "").replace("`", "") for line in phase_rows(results)]
     out.append(f"full speed / echo: {results.ratio:.1%}")
+    out.append(f"fan-out baseline / echo: {results.fanout_ratio:.1%}")
     for name, measured, passed in target_rows(results):
         out.append(f"{'PASS' if passed else 'FAIL'}  {name}: {measured}")
     out += [line.removeprefix("- ").replace("**", "") for line in detail_lines(results)]
@@ -1635,8 +1861,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--top", type=int, default=25, help="functions listed by --py-spy")
     parser.add_argument(
         "--phases",
-        default="human,full,echo",
-        help="which phases to run, in this order (default human,full,echo)",
+        default="human,full,echo,fanout",
+        help="which phases to run, in this order (default human,full,echo,fanout)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the run's temporary folder")
     parser.add_argument("--no-write", action="store_true", help="print only, leave README alone")
@@ -1646,8 +1872,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--tables, --seconds and --clients must be positive")
     args.clients = min(args.clients, args.tables)
     args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
-    if not args.phases or set(args.phases) - {"human", "full", "echo"}:
-        parser.error("--phases takes human, full and echo, separated by commas")
+    if not args.phases or set(args.phases) - {"human", "full", "echo", "fanout"}:
+        parser.error("--phases takes human, full, echo and fanout, separated by commas")
     return args
 
 
@@ -1657,6 +1883,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = argparse.ArgumentParser(prog="server_bench.py echo-server")
         parser.add_argument("--port", type=int, required=True)
         return run_echo_server(parser.parse_args(argv[1:]).port)
+    if argv[:1] == ["fanout-server"]:
+        parser = argparse.ArgumentParser(prog="server_bench.py fanout-server")
+        parser.add_argument("--port", type=int, required=True)
+        return run_fanout_server(parser.parse_args(argv[1:]).port)
     args = parse_args(argv)
     results = Runner(args).run()
     print(text_report(results))
