@@ -71,7 +71,11 @@ def test_a_sit_and_go_on_the_tournament_page(pages: Pages) -> None:
     pair = entrant.removesuffix(" (in attesa del compagno)")
     assert entrant.endswith("(in attesa del compagno)")
     assert me.endswith(pair.split(" & ")[0]) and pair.endswith(f" & {partner_name}")
-    # The partner finds the invitation on the tournaments page and confirms it.
+    # The partner sees it in the lobby (on opening it), finds it on the tournaments page and
+    # confirms it.
+    partner.reload()
+    partner.wait_for_selector(".lobby-invitations [data-invitation]")
+    assert "ti ha iscritto come compagno" in partner.locator(".lobby-invitations").inner_text()
     partner.locator('[data-cmd="tournaments"]').click()
     partner.wait_for_selector(".tour-invitations [data-invitation]")
     assert me.split()[-1] in partner.locator(".tour-invitations").inner_text()

@@ -54,6 +54,7 @@ export const api = {
     call("POST", `/api/tables/${encodeURIComponent(id)}/bots`, { seat, level }),
   rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
   matches: (mine) => call("GET", `/api/matches${mine ? "?mine=true" : ""}`),
+  invitations: () => call("GET", "/api/tournaments/invitations"),
   replay: (id, match) =>
     call("GET", `/api/tables/${encodeURIComponent(id)}/replay?match=${Number(match) || 1}`),
 };

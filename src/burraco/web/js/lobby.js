@@ -128,6 +128,7 @@ export class LobbyScreen {
     this.ctx = ctx;
     this.tables = [];
     this.matches = [];
+    this.invitations = [];
     this.mine = false;
     this.message = "";
     this.form = {
@@ -150,9 +151,13 @@ export class LobbyScreen {
 
   async refresh() {
     try {
-      const [tables, matches] = await Promise.all([api.tables(), api.matches(this.mine)]);
+      // Invitations change rarely: asked at the first refresh and then every eighth (~30 s).
+      const askInvitations = (this.refreshes = (this.refreshes || 0) + 1) % 8 === 1;
+      const [tables, matches, invitations] = await Promise.all([
+        api.tables(), api.matches(this.mine), askInvitations ? api.invitations() : this.invitations]);
       this.tables = tables;
       this.matches = matches;
+      this.invitations = invitations;
       this.renderLists();
     } catch (error) {
       if (error.status === 401) this.ctx.navigate("/");
@@ -171,6 +176,7 @@ export class LobbyScreen {
         h("button", { type: "button", class: "btn ghost small", dataset: { cmd: "logout" }, onclick: () => this.ctx.logout() }, t("auth.logout")),
         langButton(this.ctx),
       ),
+      h("div", { class: "lobby-invitations", role: "status" }),
       h("div", { class: "lobby-grid" },
         h("section", { class: "panel new-table" }, h("h2", { text: t("lobby.new") }), this.newTableForm()),
         h("section", { class: "panel" }, h("h2", { text: t("lobby.tables") }), h("div", { class: "table-list" })),
@@ -287,6 +293,14 @@ export class LobbyScreen {
   }
 
   renderLists() {
+    // A pairs tournament waits for this player's answer: say so where he is.
+    const invites = this.root.querySelector(".lobby-invitations");
+    if (invites) {
+      replace(invites, this.invitations.map((inv) =>
+        h("p", { class: "notice", dataset: { invitation: inv.tournament } },
+          t("tour.invited_you_in", { by: inv.by, name: inv.name }), " ",
+          h("a", { href: `/?tournament=${encodeURIComponent(inv.tournament)}`, onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?tournament=${encodeURIComponent(inv.tournament)}`); } }, t("tour.answer")))));
+    }
     const list = this.root.querySelector(".table-list");
     if (list) {
       const rows = this.tables.map((table) => this.tableRow(table));
