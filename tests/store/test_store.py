@@ -444,3 +444,24 @@ def test_many_concurrent_writes_never_fail_with_a_locked_database(db_url: str) -
             assert len(await store.tables(["open"])) == guests + 1
 
     asyncio.run(main())
+
+
+def test_a_sqlite_file_logs_actions_through_its_own_writer(db_url: str) -> None:
+    """On a SQLite file the action log has its own connection and thread (action_writer.py);
+    what it writes reads back through SQLAlchemy exactly, and a duplicate is refused as on
+    PostgreSQL."""
+
+    async def main() -> None:
+        async with opened(db_url) as store:
+            assert (store._action_writer is not None) == db_url.startswith("sqlite")
+            await new_table(store, "W")
+            await store.log_smazzata("W", smazzata(1, 1))
+            for seq in range(2, 7):
+                await store.log_action("W", action(seq, seat=seq % 2))
+            with pytest.raises(IntegrityError):
+                await store.log_action("W", action(4))
+            assert store.actions_written == 5
+            _, actions, _ = await store.load_log("W", 1)
+            assert actions == [action(seq, seat=seq % 2) for seq in range(2, 7)]
+
+    asyncio.run(main())

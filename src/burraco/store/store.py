@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from . import models
+from .action_writer import SQLITE_PRAGMAS, SqliteActionWriter
 from .migrate import Applied, current_revision, upgrade
 
 MAX_BATCH = 500
@@ -209,6 +210,9 @@ class Store:
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
         self._sqlite_writes = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        path = engine.url.database if engine.dialect.name == "sqlite" else None
+        self._action_writer = SqliteActionWriter(path) if path and path != ":memory:" else None
+        """The action log's own writer on a SQLite file (action_writer.py); None: SQLAlchemy."""
         self.action_commits = 0
         """Group-commit transactions written so far (fewer than the actions when they batch)."""
         self.actions_written = 0
@@ -266,6 +270,8 @@ class Store:
                 if item is not None and not item[1].done():
                     item[1].set_exception(RuntimeError("the store is closed"))
             self._writer = None
+        if self._action_writer is not None:
+            await self._action_writer.close()
         await self.engine.dispose()
 
     # ------------------------------------------------------------------------------- users
@@ -524,9 +530,14 @@ class Store:
                 return
 
     async def _commit_actions(self, batch: list[_Pending]) -> None:
+        rows = [row for row, _ in batch]
         try:
-            async with self.exclusive(), self.engine.begin() as connection:
-                await connection.execute(insert(models.ActionLog), [row for row, _ in batch])
+            if self._action_writer is not None:
+                async with self.exclusive():
+                    await self._action_writer.write(rows)
+            else:
+                async with self.exclusive(), self.engine.begin() as connection:
+                    await connection.execute(insert(models.ActionLog), rows)
         except Exception as error:
             if len(batch) > 1:
                 # One bad row must not fail the others: write them one at a time.
@@ -673,10 +684,7 @@ class Store:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL: readers do not block the writer; NORMAL: a commit survives a crash of the process.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
     cursor.close()
