@@ -787,6 +787,32 @@ class ClientWorker:
         self.mode = "idle"
         return {"closed": len(sockets)}
 
+    async def _baseline_window(self, loops: list[asyncio.Task[None]], end: float) -> Any:
+        """Let a baseline's socket loops run to the end of the window (the collector off, as in
+        the Burraco phases), then stop them and report the tally."""
+        gc.disable()
+        try:
+            await asyncio.sleep(max(0.0, end - time.monotonic()))
+            self.mode = "idle"
+            await asyncio.wait(loops, timeout=DRAIN_SECONDS)
+        finally:
+            gc.enable()
+        for task in loops:
+            task.cancel()
+        tally = self.tally
+        return {
+            "rtts": tally.rtts,
+            "lags": tally.lags,
+            "sent": tally.sent,
+            "answered": tally.answered,
+            "unanswered": sum(not t.done() for t in loops),
+            "errors": dict(tally.errors),
+            "match_ends": 0,
+            "messages": tally.messages,
+            "bytes": tally.bytes,
+            "tables_over": 0,
+        }
+
     # -- the fan-out baseline --
 
     async def do_fanout_connect(self, ws_url: str, groups: list[int]) -> Any:
@@ -857,28 +883,7 @@ class ClientWorker:
         loops = [
             loop.create_task(group_loop(n, sockets)) for n, sockets in enumerate(self.fanout_groups)
         ]
-        gc.disable()
-        try:
-            await asyncio.sleep(max(0.0, end - time.monotonic()))
-            self.mode = "idle"
-            await asyncio.wait(loops, timeout=DRAIN_SECONDS)
-        finally:
-            gc.enable()
-        for task in loops:
-            task.cancel()
-        tally = self.tally
-        return {
-            "rtts": tally.rtts,
-            "lags": tally.lags,
-            "sent": tally.sent,
-            "answered": tally.answered,
-            "unanswered": sum(not t.done() for t in loops),
-            "errors": dict(tally.errors),
-            "match_ends": 0,
-            "messages": tally.messages,
-            "bytes": tally.bytes,
-            "tables_over": 0,
-        }
+        return await self._baseline_window(loops, end)
 
     # -- the echo baseline --
 
@@ -929,28 +934,7 @@ class ClientWorker:
             asyncio.get_running_loop().create_task(loop(n, ws))
             for n, ws in enumerate(self.echo_sockets)
         ]
-        gc.disable()
-        try:
-            await asyncio.sleep(max(0.0, end - time.monotonic()))
-            self.mode = "idle"
-            await asyncio.wait(loops, timeout=DRAIN_SECONDS)
-        finally:
-            gc.enable()
-        for task in loops:
-            task.cancel()
-        tally = self.tally
-        return {
-            "rtts": tally.rtts,
-            "lags": tally.lags,
-            "sent": tally.sent,
-            "answered": tally.answered,
-            "unanswered": sum(not t.done() for t in loops),
-            "errors": dict(tally.errors),
-            "match_ends": 0,
-            "messages": tally.messages,
-            "bytes": tally.bytes,
-            "tables_over": 0,
-        }
+        return await self._baseline_window(loops, end)
 
 
 def settle_gc() -> None:

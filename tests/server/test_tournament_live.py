@@ -257,9 +257,11 @@ def test_a_restart_resumes_a_running_tournament(tmp_path: Path, stop: str) -> No
             tid = create(client, rounds=3, smazzate=2, between_smazzate=1)["id"]
             client.post(f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 8})
             deadline = time.monotonic() + 60
-            while True:  # stop the server while round 2 is being played
+            while True:  # stop the server while round 2 is being played on its tables
                 view = client.get(f"/api/tournaments/{tid}").json()
-                if len(view["rounds"]) >= 2:
+                if len(view["rounds"]) >= 2 and all(
+                    t["table_id"] for t in view["rounds"][1]["tables"]
+                ):
                     break
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
