@@ -49,7 +49,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from multiprocessing.connection import Connection as Pipe
@@ -343,9 +343,6 @@ def echo_server(folder: Path) -> ServerProcess:
 def run_echo_server(port: int) -> int:
     """The baseline: a bare FastAPI app whose WebSocket sends back every frame it receives,
     served by uvicorn exactly as ``burraco serve`` serves the Burraco app."""
-    import uvicorn
-    from fastapi import FastAPI
-    from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     raise_nofile()
@@ -356,8 +353,18 @@ def run_echo_server(port: int) -> int:
             while True:
                 await socket.send_text(await socket.receive_text())
 
+    return serve_baseline(port, echo)
+
+
+def serve_baseline(port: int, endpoint: Callable[[Any], Awaitable[None]]) -> int:
+    """A bare FastAPI app with ``endpoint`` at ``/ws`` and a health check, served by uvicorn
+    exactly as ``burraco serve`` serves the Burraco app."""
+    import uvicorn
+    from fastapi import FastAPI
+    from starlette.routing import WebSocketRoute
+
     app = FastAPI()
-    app.router.routes.append(WebSocketRoute("/ws", echo))
+    app.router.routes.append(WebSocketRoute("/ws", endpoint))
 
     @app.get("/health")
     async def health() -> dict[str, bool]:
@@ -428,9 +435,6 @@ def run_fanout_server(port: int) -> int:
     groups of four (``?group=``, like a table's seats); a frame from one is answered as an
     ``act`` is, with an ack to it and an event frame (sampled from real play) to each of the
     four, and nothing else: no engine, no database, no views built."""
-    import uvicorn
-    from fastapi import FastAPI
-    from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     raise_nofile()
@@ -456,15 +460,7 @@ def run_fanout_server(port: int) -> int:
         with contextlib.suppress(ValueError):
             seats.remove(socket)
 
-    app = FastAPI()
-    app.router.routes.append(WebSocketRoute("/ws", fanout))
-
-    @app.get("/health")
-    async def health() -> dict[str, bool]:
-        return {"ok": True}
-
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_SETTINGS)
-    return 0
+    return serve_baseline(port, fanout)
 
 
 # ============================================================================ client processes
