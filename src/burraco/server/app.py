@@ -230,6 +230,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         found: Hub = app.state.hub
         return found
 
+    async def table_command(table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+        """Run a lobby command on a table's actor; its answer is the table's info."""
+        actor = await hub().table(table_id)
+        answer: dict[str, Any] = await actor.call(kind, data=data)
+        return answer
+
     def _session_response(response: Response, user: UserInfo, token: str) -> LoginOut:
         response.set_cookie(
             auth.SESSION_COOKIE,
@@ -353,8 +359,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 404, 409),
     )
     async def sit(table_id: str, body: SeatRequest, user: CurrentUser) -> dict[str, Any]:
-        actor = await hub().table(table_id)
-        return await actor.call("sit", data={"user": user, "seat": body.seat})  # type: ignore[no-any-return]
+        return await table_command(table_id, "sit", user=user, seat=body.seat)
 
     @app.post(
         "/api/tables/{table_id}/stand",
@@ -363,8 +368,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 404, 409),
     )
     async def stand(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        actor = await hub().table(table_id)
-        return await actor.call("stand", data={"user": user})  # type: ignore[no-any-return]
+        return await table_command(table_id, "stand", user=user)
 
     @app.post(
         "/api/tables/{table_id}/cancel",
@@ -373,8 +377,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def cancel(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        actor = await hub().table(table_id)
-        return await actor.call("cancel", data={"user": user})  # type: ignore[no-any-return]
+        return await table_command(table_id, "cancel", user=user)
 
     @app.post(
         "/api/tables/{table_id}/bots",
@@ -385,10 +388,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def bot(table_id: str, body: BotRequest, user: CurrentUser) -> dict[str, Any]:
         if body.level is not None:
             _check_bot(body.level)
-        actor = await hub().table(table_id)
-        return await actor.call(  # type: ignore[no-any-return]
-            "bot", data={"user": user, "seat": body.seat, "level": body.level}
-        )
+        return await table_command(table_id, "bot", user=user, seat=body.seat, level=body.level)
 
     @app.post(
         "/api/tables/{table_id}/rematch",
@@ -397,8 +397,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def rematch(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        actor = await hub().table(table_id)
-        return await actor.call("rematch", data={"user": user})  # type: ignore[no-any-return]
+        return await table_command(table_id, "rematch", user=user)
 
     @app.get(
         "/api/tables/{table_id}/record",

@@ -384,18 +384,6 @@ class TournamentStore:
             await session.delete(row)
             return True
 
-    async def entrant_of(self, tournament_id: str, user_id: int) -> str | None:
-        """The entrant a user plays in (alone, or in a pair as either player)."""
-        async with self.store.sessions() as session:
-            found: str | None = await session.scalar(
-                select(m.TournamentEntrant.entrant).where(
-                    m.TournamentEntrant.tournament_id == tournament_id,
-                    (m.TournamentEntrant.user_id == user_id)
-                    | (m.TournamentEntrant.partner_id == user_id),
-                )
-            )
-            return found
-
     # -------------------------------------------------------------------------------- rounds
 
     async def add_round(
