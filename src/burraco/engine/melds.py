@@ -46,9 +46,11 @@ class Meld:
 
     __slots__ = (
         "accepts_wild",
+        "high",
         "ident",
         "interest",
         "kind",
+        "low",
         "mask",
         "naturals",
         "rank",
@@ -74,6 +76,10 @@ class Meld:
     accepts_wild: bool
     """Whether a wild from the hand could ever join: no wild yet, or a same-suit two as the wild
     that may turn natural at position 2 and make room (E20)."""
+    low: int
+    high: int
+    """A run's lowest and highest natural positions, position 2 counted as held when the wild is
+    a same-suit two that may turn natural there (E20); 0 for sets."""
 
     def __init__(
         self,
@@ -101,6 +107,8 @@ class Meld:
             extent = mask | 4 if convertible else mask
             low = (extent & -extent).bit_length() - 1
             high = extent.bit_length() - 1
+            self.low = low
+            self.high = high
             reach = _span(max(1, low - 2), min(14, high + 2)) & ~mask
             self.reach = reach
             self.ident = ((suit << 15 | mask) << 6 | wild_code) << 1
@@ -109,6 +117,7 @@ class Meld:
             self.interest = ranks << (13 * suit)
             self.accepts_wild = wild is None or convertible
         else:
+            self.low = self.high = 0
             self.reach = 0
             self.ident = (rank << 6 | wild_code) << 1 | 1
             self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
@@ -266,6 +275,8 @@ class Meld:
         new.wild = self.wild
         new.seq = seq
         new.reach = self.reach
+        new.low = self.low
+        new.high = self.high
         new.ident = self.ident
         new.interest = self.interest
         new.accepts_wild = self.accepts_wild

@@ -16,10 +16,9 @@ enumeration through ``_check`` on many random positions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import TYPE_CHECKING, Final
 
 from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action
 from .cards import CARDS, JOKER_ID, Card
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from .state import Smazzata
 
 _new_action = tuple.__new__
-_V = TypeVar("_V")
 _BIT1: Final = POSITION_BITS[1]
 _BIT2: Final = POSITION_BITS[2]
 _BIT14: Final = POSITION_BITS[14]
@@ -130,26 +128,10 @@ def _with_wild(cards: tuple[Card, ...], wild: int) -> tuple[Card, ...]:
 
 # ------------------------------------------------------------------------------------ generation
 
-# Memo of card groups: for one suit or rank, one meld, and the kinds of wild card held, the card
-# tuples of every candidate OPEN or ATTACH, with the largest number of cards among them. The key
-# is an int packing exactly what the group depends on, so that it recurs from one decision (and
-# one game) to the next; legality against the rest of the state is checked after the lookup.
-Group = tuple[tuple[Action, ...], int]
-_GROUPS: dict[int, Group] = {}
-_GROUPS_LIMIT: Final = 200_000
 _DISCARD_TABLES: Final[list[list[list[tuple[Action, ...] | None]]]] = [
     [[None] * 8192 for _suit in range(4)] for _seat in range(4)
 ]
 """Per seat and suit, indexed by the suit's rank mask: the discards of those cards."""
-
-
-def _group(
-    card_groups: Sequence[tuple[Card, ...]] | set[tuple[Card, ...]], seat: int, verb: int, meld: int
-) -> Group:
-    """The actions of a group of candidate card tuples, and the most cards one of them uses."""
-    ordered = sorted(card_groups) if isinstance(card_groups, set) else card_groups
-    actions = tuple(_new_action(Action, (seat, verb, cards, meld)) for cards in ordered)
-    return actions, max((len(c) for c in ordered), default=0)
 
 
 # Bits of ``present`` where a suit's rank r starts three consecutive ranks (r <= J) or two near
@@ -250,7 +232,7 @@ def meld_actions(state: Smazzata) -> list[Action]:
         | (present >> 48 & 16)
     )
     two_aces = rules.max_natural_aces_per_run == 2
-    groups = _GROUPS
+    groups = _CARD_GROUPS
     out: list[Action] = []
     # Groups whose actions all leave two cards or more need no further check (R53) without a lock.
     limit = size - 2 if lock < 0 else -1
@@ -270,17 +252,14 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 continue
             mask = _RUN_RELEVANT[present >> shift & 0x1FFF]
             doubles = double >> shift & mask & 3
-            key = (
-                (((mask << 2 | doubles) << 5 | wcode) << 2 | suit) << 5 | seat << 3 | two_aces << 2
-            )
+            key = ((((mask << 2 | doubles) << 5 | wcode) << 2 | suit) << 1 | two_aces) << 2
             group = groups.get(key)
             if group is None:
-                cards = _open_runs(suit, mask, doubles, wcode, two_aces)
-                group = _store(groups, key, _group(cards, seat, OPEN, 0))
+                group = _card_groups(key, _open_runs(suit, mask, doubles, wcode, two_aces))
             if group[1] <= limit:
-                out += group[0]
+                out += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
             else:
-                slow += group[0]
+                slow += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
 
     # -- open sets (R26, R27) --
     if rules.set_ranks:
@@ -305,18 +284,17 @@ def meld_actions(state: Smazzata) -> list[Action]:
             ranks ^= low
             r = low.bit_length() - 1
             counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
-            key = (((r << 8 | counts) << 5 | wcode) << 2 | seat) << 3 | 1
+            key = ((r << 8 | counts) << 5 | wcode) << 2 | 1
             group = groups.get(key)
             if group is None:
-                group = _store(groups, key, _group(_open_sets(r + 1, counts, wcode), seat, OPEN, 0))
+                group = _card_groups(key, _open_sets(r + 1, counts, wcode))
             if group[1] <= limit:
-                out += group[0]
+                out += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
             else:
-                slow += group[0]
+                slow += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
 
     # -- attach (R23) --
     if line_melds:
-        attach_groups = _ATTACH_GROUPS
         index = 0
         for meld in line_melds:
             index += 1
@@ -327,38 +305,47 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 # The rank's cards, one bit per suit held once (and per suit held twice); the
                 # meld's shape (ident) says which can join.
                 key = (
-                    (present >> r & _RANK_ACROSS_SUITS)
-                    | (double >> r & _RANK_ACROSS_SUITS) << 1
-                    | (wcode << 2 | seat) << 41
-                    | index << 48
-                    | meld.ident << 54
+                    (
+                        (present >> r & _RANK_ACROSS_SUITS)
+                        | (double >> r & _RANK_ACROSS_SUITS) << 1
+                        | wcode << 41
+                        | meld.ident << 46
+                    )
+                    << 2
+                    | 2
                 )
-                group = attach_groups.get(key)
+                group = groups.get(key)
                 if group is None:
-                    found = _set_attach_cards(state.hands[seat], meld, wcode)
-                    group = _store(attach_groups, key, _attach_group(found, seat, index))
+                    group = _card_groups(key, _set_attaches(meld, state.hands[seat], wcode))
             else:
                 shift = 13 * meld.suit
-                key = (
-                    (present >> shift & 0x1FFF)
-                    | (double >> shift & 3) << 13
-                    | (wcode << 2 | seat) << 15
-                    | index << 22
-                    | two_aces << 28
-                    | meld.ident << 29
-                )
-                group = attach_groups.get(key)
-                if group is None:
-                    found = _run_attach_cards(
-                        meld, present >> shift & 0x1FFF, double >> shift & 3, wcode, two_aces
+                positions = _POSITIONS[present >> shift & 0x1FFF] & ~meld.mask
+                if positions & meld.reach:
+                    high = meld.high
+                    positions &= (
+                        _BELOW_OK[meld.low][positions & _LOWER[meld.low]]
+                        & _ABOVE_OK[high][positions >> (high + 1)]
                     )
-                    group = _store(attach_groups, key, _attach_group(found, seat, index))
+                elif wcode and meld.accepts_wild:
+                    positions = 0  # only a wild can join
+                else:
+                    continue
+                doubles = double >> shift & 3
+                key = (
+                    ((((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces)
+                    << 2
+                ) | 3
+                group = groups.get(key)
+                if group is None:
+                    group = _card_groups(
+                        key, _run_attaches(meld, positions, doubles, wcode, two_aces)
+                    )
             if not group[1]:
                 continue
             if group[1] <= limit:
-                out += group[0]
+                out += [_new_action(Action, (seat, ATTACH, cards, index)) for cards in group[0]]
             else:
-                slow += group[0]
+                slow += [_new_action(Action, (seat, ATTACH, cards, index)) for cards in group[0]]
 
     if slow:
         _filter(state, slow, size, lock, out)
@@ -366,107 +353,64 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
 
 _RANK_ACROSS_SUITS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
-_ATTACH_GROUPS: dict[int, Group] = {}
-"""Memo of attach actions: the meld's shape (``Meld.ident``), its number on the line, the seat and
-the hand cards that matter. Shared by every meld of the same shape, in every game."""
+
+CardGroups = tuple[tuple[tuple[Card, ...], ...], int]
+_CARD_GROUPS: dict[int, CardGroups] = {}
+"""Memo of candidate melds as card tuples, with the most cards one of them uses. The key is an
+int packing exactly what the candidates depend on (the cards of one suit or rank, the kinds of
+wild held, the shape of the meld being extended: ``Meld.ident``), so that it recurs from one
+decision and one game to the next; the seat and meld number are not in it, the actions are made
+from the candidates on each listing (a few per decision, cheaper than memoising them)."""
+_CARD_GROUPS_LIMIT: Final = 200_000
 
 
-_ATTACH_BY_CARDS: dict[int, Group] = {}
-"""Attach actions by candidate card groups (their ``_CARD_GROUPS`` key), seat and meld number:
-many hands share the candidates of one meld shape, and so its actions."""
-_NO_GROUP: Final[Group] = ((), 0)
-
-
-def _attach_group(found: tuple[int, CardGroups], seat: int, index: int) -> Group:
-    key, cards = found
-    if key < 0:
-        return _NO_GROUP
-    key = (key << 2 | seat) << 6 | index
-    group = _ATTACH_BY_CARDS.get(key)
-    if group is None:
-        group = _store(_ATTACH_BY_CARDS, key, _group(cards, seat, ATTACH, index))
+def _card_groups(
+    key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]
+) -> CardGroups:
+    """Store the candidates ``build`` under ``key`` (emptying the memo when it is full)."""
+    ordered = tuple(sorted(build) if isinstance(build, set) else build)
+    if len(_CARD_GROUPS) >= _CARD_GROUPS_LIMIT:
+        _CARD_GROUPS.clear()
+    group = _CARD_GROUPS[key] = (ordered, max(map(len, ordered), default=0))
     return group
 
 
-def _store(memo: dict[int, _V], key: int, value: _V) -> _V:
-    """Put ``value`` in one of the memos, emptying it first when it is full (bounded memory)."""
-    if len(memo) >= _GROUPS_LIMIT:
-        memo.clear()
-    memo[key] = value
-    return value
+def _reach_tables() -> tuple[list[int], list[list[int]], list[list[int]]]:
+    """Which hand positions could join a run, by the run's lowest and highest position.
 
-
-CardGroups = tuple[tuple[Card, ...], ...]
-_CARD_GROUPS: dict[int, CardGroups] = {}
-"""Memo of candidate attaches as card tuples, shared by all melds of the same shape."""
-
-
-def _card_groups(key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]) -> CardGroups:
-    return _store(_CARD_GROUPS, key, tuple(sorted(build) if isinstance(build, set) else build))
-
-
-def _set_attach_cards(hand: list[int], meld: Meld, wcode: int) -> tuple[int, CardGroups]:
-    """Candidate attaches to a set (R26): any of the rank's cards, and a wild if it has none.
-
-    Returns the candidates' memo key (-1 when there are none) and the candidates.
+    A run grows by contiguous cards with at most one gap (for a wild), so hand cards beyond the
+    second missing position on either side can never attach; leaving them out of the memo key
+    makes it recur. ``below[low][held]`` (``held``: the hand's positions under ``low``) is the
+    mask of positions from just above the second missing one under the run; ``above[high][held]``
+    (``held``: the hand's positions over ``high``, shifted down) the mask of positions up to just
+    below the second missing one over it.
     """
-    r = meld.rank - 1
-    counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
-    can_wild = meld.wild is None
-    if not counts and not (can_wild and wcode):
-        return -1, ()
-    key = ((meld.ident << 8 | counts) << 5 | wcode) << 1
-    found = _CARD_GROUPS.get(key)
-    if found is None:
-        found = _card_groups(key, _set_attaches(meld.rank, counts, can_wild, wcode))
-    return key, found
+    lower = [(1 << low) - 1 for low in range(16)]
+    below: list[list[int]] = [[]]
+    for low in range(1, 15):
+        row = []
+        for held in range(1 << low):
+            missing = ~held & lower[low] & _ALL_POSITIONS
+            if missing:
+                missing ^= 1 << (missing.bit_length() - 1)  # skip the nearest missing position
+            row.append(~((1 << missing.bit_length()) - 1) & _ALL_POSITIONS)
+        below.append(row)
+    above: list[list[int]] = []
+    for high in range(15):
+        row = []
+        for held in range(1 << (14 - high)):
+            missing = ~(held << (high + 1)) & _ALL_POSITIONS & ~lower[high + 1]
+            if missing:
+                missing &= missing - 1  # skip the nearest missing position
+            end = (missing & -missing).bit_length() - 1 if missing else 15
+            row.append((1 << end) - 1)
+        above.append(row)
+    return lower, below, above
 
 
-def _run_attach_cards(
-    meld: Meld, mask: int, doubles: int, wcode: int, two_aces: bool
-) -> tuple[int, CardGroups]:
-    """Candidate attaches to a run, shared between games through the hand cards that matter.
-
-    Returns the candidates' memo key (-1 when there are none) and the candidates.
-    """
-    suit = meld.suit
-    positions = (mask << 1 | (mask & 1) << 14) & ~meld.mask
-    old = meld.wild
-    if not positions & meld.reach:
-        # No natural can attach; a wild alone can, if the run has no wild left (its own wild
-        # may be a same-suit two that becomes natural at position 2, E20).
-        if not wcode or (old is not None and (old != 13 * suit + 1 or meld.mask & 4)):
-            return -1, ()
-        positions = 0
-    else:
-        # (a same-suit two as the wild may fill position 2 itself, R42)
-        convert = 4 if old is not None and old == 13 * suit + 1 else 0
-        positions &= _reachable(meld.mask | convert, positions)
-    key = ((((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces) << 1 | 1
-    found = _CARD_GROUPS.get(key)
-    if found is None:
-        found = _card_groups(key, _run_attaches(meld, positions, doubles, wcode, two_aces))
-    return key, found
-
-
-def _reachable(fixed: int, positions: int) -> int:
-    """Positions that could join the run ``fixed``: up to the second missing one on each side.
-
-    A run grows by contiguous cards with at most one gap (for a wild), so hand cards beyond two
-    missing positions can never attach; leaving them out of the memo key makes it recur.
-    """
-    low = (fixed & -fixed).bit_length() - 1
-    high = fixed.bit_length() - 1
-    have = positions | fixed
-    below = ~have & ((1 << low) - 1) & _ALL_POSITIONS
-    above = ~have & _ALL_POSITIONS & ~((1 << (high + 1)) - 1)
-    if below:
-        below ^= 1 << (below.bit_length() - 1)  # skip the nearest missing position
-    start = below.bit_length()  # just above the second missing position (0 if none)
-    if above:
-        above &= above - 1  # skip the nearest missing position
-    end = (above & -above).bit_length() - 1 if above else 15
-    return ((1 << end) - 1) & ~((1 << start) - 1)
+_LOWER, _BELOW_OK, _ABOVE_OK = _reach_tables()
+_POSITIONS: Final = tuple(mask << 1 | (mask & 1) << 14 for mask in range(1 << 13))
+"""A suit's 13-bit rank mask as a position mask (the ace at positions 1 and 14)."""
 
 
 def _filter(
@@ -534,9 +478,13 @@ def _open_sets(rank: int, packed: int, wcode: int) -> list[tuple[Card, ...]]:
     return out
 
 
-def _set_attaches(rank: int, packed: int, can_wild: bool, wcode: int) -> list[tuple[Card, ...]]:
+def _set_attaches(meld: Meld, hand: list[int], wcode: int) -> list[tuple[Card, ...]]:
+    """Candidate attaches to a set (R26): any of the rank's cards, and a wild if it has none."""
+    rank = meld.rank
+    r = rank - 1
+    packed = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
     out = []
-    wilds = _WILDS_OF_CODE[wcode] if can_wild else ()
+    wilds = _WILDS_OF_CODE[wcode] if meld.wild is None else ()
     for _size, sub in _sub_counts(_counts(packed)):
         cards = _set_cards(rank, sub)
         out.append(cards)
