@@ -17,7 +17,7 @@ enumeration through ``_check`` on many random positions.
 from __future__ import annotations
 
 from functools import cache
-from itertools import product
+from itertools import compress, product
 from typing import TYPE_CHECKING, Final
 
 from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action
@@ -128,12 +128,6 @@ def _with_wild(cards: tuple[Card, ...], wild: int) -> tuple[Card, ...]:
 
 # ------------------------------------------------------------------------------------ generation
 
-_DISCARD_TABLES: Final[list[list[list[tuple[Action, ...] | None]]]] = [
-    [[None] * 8192 for _suit in range(4)] for _seat in range(4)
-]
-"""Per seat and suit, indexed by the suit's rank mask: the discards of those cards."""
-
-
 # Bits of ``present`` where a suit's rank r starts three consecutive ranks (r <= J) or two near
 # ones (r <= Q), so that shifted masks never run into the next suit; and each suit's ace bit,
 # for the runs that end Q-K-A or K-A.
@@ -175,28 +169,12 @@ def legal_actions(state: Smazzata) -> list[Action]:
     return actions
 
 
-def _discards_of(seat: int, suit: int, mask: int) -> tuple[Action, ...]:
-    table = _DISCARD[seat]
-    return tuple(table[suit * 13 + r] for r in range(13) if mask >> r & 1)
-
-
 def discard_actions(state: Smazzata) -> list[Action]:
     seat = state.current
     if state.rules.pickup_requires_meld and state.acquired == PICKUP and not state.melded:
         return []
-    present = state.present[seat]
-    tables = _DISCARD_TABLES[seat]
-    out: list[Action] = []
-    for suit in (0, 1, 2, 3):
-        mask = present >> (13 * suit) & 0x1FFF
-        if mask:
-            table = tables[suit]
-            group = table[mask]
-            if group is None:
-                group = table[mask] = _discards_of(seat, suit, mask)
-            out += group
-    if present >> JOKER_ID:
-        out.append(_DISCARD[seat][JOKER_ID])
+    # One discard per card type held, in card order: ``compress`` picks them by the counts.
+    out = list(compress(_DISCARD[seat], state.hands[seat]))
     size = state.sizes[seat]
     lock = state.lock
     if size > 1:
