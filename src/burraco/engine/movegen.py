@@ -148,6 +148,12 @@ def _run_relevant(mask: int) -> int:
 
 _RUN_RELEVANT: Final = tuple(_run_relevant(mask) for mask in range(1 << 13))
 
+_WILD_BITS: Final = 1 << 1 | 1 << 14 | 1 << 27 | 1 << 40 | 1 << JOKER_ID
+_WILD_CODE: Final = {
+    sum(1 << w for bit, w in enumerate((1, 14, 27, 40, JOKER_ID)) if code >> bit & 1): code
+    for code in range(32)
+}
+"""The kinds of wild held (bits of ``present`` at the twos and the joker) as a 5-bit code."""
 _WILDS_OF_CODE: Final = tuple(
     tuple(w for bit, w in enumerate((1, 14, 27, 40, JOKER_ID)) if code >> bit & 1)
     for code in range(32)
@@ -181,7 +187,7 @@ def discard_actions(state: Smazzata) -> list[Action]:
         # Only the card picked up alone can be barred (R17): every other discard is legal.
         if lock >= 0:
             copies = state.hands[seat][lock]
-            if copies and state._discard_problem(seat, lock, copies, size, state.lock_in_hand):
+            if copies and state._locked(copies, state.lock_in_hand):
                 out.remove(_DISCARD[seat][lock])
         return out
     hand = state.hands[seat]
@@ -202,13 +208,7 @@ def meld_actions(state: Smazzata) -> list[Action]:
     line_melds = state.melds[line]
     present = state.present[seat]
     double = state.double[seat]
-    wcode = (
-        (present >> 1 & 1)
-        | (present >> 13 & 2)
-        | (present >> 25 & 4)
-        | (present >> 37 & 8)
-        | (present >> 48 & 16)
-    )
+    wcode = _WILD_CODE[present & _WILD_BITS]
     two_aces = rules.max_natural_aces_per_run == 2
     groups = _CARD_GROUPS
     out: list[Action] = []
@@ -273,9 +273,7 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
     # -- attach (R23) --
     if line_melds:
-        index = 0
-        for meld in line_melds:
-            index += 1
+        for index, meld in enumerate(line_melds, 1):
             if not present & meld.interest and not (wcode and meld.accepts_wild):
                 continue
             if meld.kind == SET:

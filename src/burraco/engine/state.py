@@ -421,6 +421,12 @@ class Smazzata:
             return self._illegal(action, *problem)[0]
         return None
 
+    def _locked(self, copies: int, lock_in_hand: bool) -> bool:
+        """R17: whether the card picked up alone (held ``copies`` times) is barred from the
+        discard: always, or (without the twin rule) while that very copy is in the hand and no
+        twin is."""
+        return self.rules.lock_identical_copy or (lock_in_hand and copies < 2)
+
     def _discard_problem(
         self,
         seat: int,
@@ -437,19 +443,18 @@ class Smazzata:
         of a meld that would make one.
         """
         rules = self.rules
-        if card == self.lock:
+        if card == self.lock and self._locked(copies, lock_in_hand):
             if rules.lock_identical_copy:
                 return (
                     f"{CARDS[card]} cannot be discarded: the single card picked up from the"
                     " discard pile (or its twin) may not be discarded in the same turn",
                     "R17",
                 )
-            if lock_in_hand and copies < 2:
-                return (
-                    f"{CARDS[card]} is the single card picked up from the discard pile and may"
-                    " not be discarded in the same turn",
-                    "R17",
-                )
+            return (
+                f"{CARDS[card]} is the single card picked up from the discard pile and may"
+                " not be discarded in the same turn",
+                "R17",
+            )
         if size > 1:
             return None
         line = self.line_of[seat]
@@ -539,7 +544,11 @@ class Smazzata:
         burraco: bool | None = None
         if size == 1 and self.taken[line]:
             burraco = self._burraco_after(line, result, replaced)
-        for c in range(NUM_TYPES):
+        held = self.present[seat]  # only the card types held can be left
+        while held:
+            low = held & -held
+            held ^= low
+            c = low.bit_length() - 1
             left = hand[c] - removed.get(c, 0)
             if (
                 left
