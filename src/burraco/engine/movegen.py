@@ -162,17 +162,27 @@ _WILDS_OF_CODE: Final = tuple(
 
 def legal_actions(state: Smazzata) -> list[Action]:
     phase = state.phase
-    if phase == 2:
-        return []
     seat = state.current
+    if phase == 1:
+        actions = meld_actions(state)
+        if state.sizes[seat] > 1 and not state.rules.pickup_requires_meld:
+            # Every card type held is a discard (``compress`` picks them by the counts), except
+            # the card picked up alone (R17).
+            actions += compress(_DISCARD[seat], state.hands[seat])
+            lock = state.lock
+            if lock >= 0:
+                copies = state.hands[seat][lock]
+                if copies and state._locked(copies, state.lock_in_hand):
+                    actions.remove(_DISCARD[seat][lock])
+        else:
+            actions += discard_actions(state)
+        return actions
     if phase == 0:
         out = [_DRAW[seat]] if state.stock else []
         if state.pile and state._check_pickup(_PICKUP[seat]) is None:
             out.append(_PICKUP[seat])
         return out
-    actions = meld_actions(state)
-    actions.extend(discard_actions(state))
-    return actions
+    return []
 
 
 def discard_actions(state: Smazzata) -> list[Action]:

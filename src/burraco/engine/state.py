@@ -51,6 +51,7 @@ class Phase(IntEnum):
 
 
 _ACQUIRE, _PLAY, _OVER = Phase.ACQUIRE, Phase.PLAY, Phase.OVER  # fast global lookups
+_listed = movegen.legal_actions
 _new = tuple.__new__  # builds the frequent events without a Python-level __new__
 _END_RULES = {"closing": "R56", "stock": "R57", "stall": "R58"}
 
@@ -318,7 +319,7 @@ class Smazzata:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now (empty once the smazzata is over)."""
-        actions = movegen.legal_actions(self)
+        actions = _listed(self)
         self.last_legal = tuple(actions)
         return actions
 
