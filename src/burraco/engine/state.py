@@ -52,6 +52,8 @@ class Phase(IntEnum):
 
 _ACQUIRE, _PLAY, _OVER = Phase.ACQUIRE, Phase.PLAY, Phase.OVER  # fast global lookups
 _listed = movegen.legal_actions
+_BIT = tuple(1 << c for c in range(NUM_TYPES))
+_CLEAR = tuple(~(1 << c) for c in range(NUM_TYPES))
 _new = tuple.__new__  # builds the frequent events without a Python-level __new__
 _END_RULES = {"closing": "R56", "stock": "R57", "stall": "R58"}
 
@@ -586,15 +588,18 @@ class Smazzata:
         """
         listed = self.last_legal
         self.last_legal = None
-        if listed is not None and action in listed:
-            # Listed by legal_actions() for this very state: legal, only the meld is needed.
-            meld = self._meld_of(action) if action.verb in (OPEN, ATTACH) else None
-        else:
+        verb = action.verb
+        meld: Meld | None = None
+        if listed is None or action not in listed:
             error, meld = self._check(action)
             if error is not None:
                 raise error
-        verb = action.verb
+        elif verb in (OPEN, ATTACH):
+            # Listed by legal_actions() for this very state: legal, only the meld is needed.
+            meld = self._meld_of(action)
         seat = action.seat
+        if verb == DISCARD:
+            return self._do_discard(seat, action.cards[0])
         if verb == DRAW:
             card = self.stock.pop()
             self._add(seat, card)
@@ -605,8 +610,6 @@ class Smazzata:
         if verb == PICKUP:
             cards = self._do_pickup(seat)
             return [_new(PickedUp, (seat, cards))]
-        if verb == DISCARD:
-            return self._do_discard(seat, action.cards[0])
         assert meld is not None
         return self._do_meld(action, meld)
 
@@ -639,9 +642,9 @@ class Smazzata:
         hand = self.hands[seat]
         held = hand[card]
         if held == 0:
-            self.present[seat] |= 1 << card
+            self.present[seat] |= _BIT[card]
         elif held == 1:
-            self.double[seat] |= 1 << card
+            self.double[seat] |= _BIT[card]
         hand[card] = held + 1
         self.sizes[seat] += 1
 
@@ -650,9 +653,9 @@ class Smazzata:
         held = hand[card] - 1
         hand[card] = held
         if held == 0:
-            self.present[seat] &= ~(1 << card)
+            self.present[seat] &= _CLEAR[card]
         elif held == 1:
-            self.double[seat] &= ~(1 << card)
+            self.double[seat] &= _CLEAR[card]
         self.sizes[seat] -= 1
         known = self.known[seat]
         if card in known:
@@ -681,12 +684,12 @@ class Smazzata:
                 masks = list(self.set_mask)
                 masks[line] |= 1 << (meld.rank - 1)
                 self.set_mask = tuple(masks)
-            events = [Opened(seat, line, len(self.melds[line]), meld)]
+            events = [_new(Opened, (seat, line, len(self.melds[line]), meld))]
         else:
             melds = list(self.melds[line])
             melds[action.meld - 1] = meld
             self.melds[line] = tuple(melds)
-            events = [Attached(seat, line, action.meld, action.cards, meld)]
+            events = [_new(Attached, (seat, line, action.meld, action.cards, meld))]
         if self.sizes[seat] == 0:
             events.extend(self._take_pozzetto(seat, direct=True))
         return events
