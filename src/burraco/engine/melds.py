@@ -46,6 +46,7 @@ class Meld:
 
     __slots__ = (
         "accepts_wild",
+        "akey",
         "high",
         "ident",
         "interest",
@@ -71,6 +72,8 @@ class Meld:
     """Run positions where a card from the hand could attach: within two of an end, or the gap."""
     ident: int
     """What legal attaches depend on, packed in an int (kind, suit or rank, naturals, wild)."""
+    akey: int
+    """``ident`` shifted left by 23 bits, where the move generator packs the hand's side."""
     interest: int
     """Bit c set for every card c that could attach alone or with others (a 53-bit mask)."""
     accepts_wild: bool
@@ -112,6 +115,7 @@ class Meld:
             reach = _span(max(1, low - 2), min(14, high + 2)) & ~mask
             self.reach = reach
             self.ident = ((suit << 15 | mask) << 6 | wild_code) << 1
+            self.akey = self.ident << 23
             # positions -> card bits of this suit (position 14 is the ace, like position 1)
             ranks = (reach >> 1) & 0x1FFF | (reach >> 14) & 1
             self.interest = ranks << (13 * suit)
@@ -120,6 +124,7 @@ class Meld:
             self.low = self.high = 0
             self.reach = 0
             self.ident = (rank << 6 | wild_code) << 1 | 1
+            self.akey = self.ident << 23
             self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
             self.accepts_wild = wild is None
 
@@ -278,6 +283,7 @@ class Meld:
         new.low = self.low
         new.high = self.high
         new.ident = self.ident
+        new.akey = self.akey
         new.interest = self.interest
         new.accepts_wild = self.accepts_wild
         return new

@@ -283,23 +283,20 @@ def meld_actions(state: Smazzata) -> list[Action]:
 
     # -- attach (R23) --
     if line_melds:
+        attaches = _RUN_ATTACHES
         for index, meld in enumerate(line_melds, 1):
-            if not present & meld.interest and not (wcode and meld.accepts_wild):
-                continue
             if meld.kind == SET:
+                if not present & meld.interest and not (wcode and meld.accepts_wild):
+                    continue
                 r = meld.rank - 1
                 # The rank's cards, one bit per suit held once (and per suit held twice); the
                 # meld's shape (ident) says which can join.
                 key = (
-                    (
-                        (present >> r & _RANK_ACROSS_SUITS)
-                        | (double >> r & _RANK_ACROSS_SUITS) << 1
-                        | wcode << 41
-                        | meld.ident << 46
-                    )
-                    << 2
-                    | 2
-                )
+                    (present >> r & _RANK_ACROSS_SUITS)
+                    | (double >> r & _RANK_ACROSS_SUITS) << 1
+                    | wcode << 41
+                    | meld.ident << 46
+                ) << 2 | 2
                 group = groups.get(key)
                 if group is None:
                     group = _card_groups(key, _set_attaches(meld, state.hands[seat], wcode))
@@ -317,14 +314,11 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 else:
                     continue
                 doubles = double >> shift & 3
-                key = (
-                    ((((meld.ident << 15 | positions) << 2 | doubles) << 5 | wcode) << 1 | two_aces)
-                    << 2
-                ) | 3
-                group = groups.get(key)
+                key = meld.akey | (positions << 8 | doubles << 6 | wcode << 1 | two_aces)
+                group = attaches.get(key)
                 if group is None:
-                    group = _card_groups(
-                        key, _run_attaches(meld, positions, doubles, wcode, two_aces)
+                    group = _store(
+                        attaches, key, _run_attaches(meld, positions, doubles, wcode, two_aces)
                     )
             if not group[1]:
                 continue
@@ -350,14 +344,22 @@ from the candidates on each listing (a few per decision, cheaper than memoising 
 _CARD_GROUPS_LIMIT: Final = 200_000
 
 
-def _card_groups(
-    key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]
+_RUN_ATTACHES: dict[int, CardGroups] = {}
+"""The same for attaches to runs, keyed by ``Meld.akey`` and the hand's cards that matter."""
+
+
+def _card_groups(key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]) -> CardGroups:
+    return _store(_CARD_GROUPS, key, build)
+
+
+def _store(
+    memo: dict[int, CardGroups], key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]
 ) -> CardGroups:
     """Store the candidates ``build`` under ``key`` (emptying the memo when it is full)."""
     ordered = tuple(sorted(build) if isinstance(build, set) else build)
-    if len(_CARD_GROUPS) >= _CARD_GROUPS_LIMIT:
-        _CARD_GROUPS.clear()
-    group = _CARD_GROUPS[key] = (ordered, max(map(len, ordered), default=0))
+    if len(memo) >= _CARD_GROUPS_LIMIT:
+        memo.clear()
+    group = memo[key] = (ordered, max(map(len, ordered), default=0))
     return group
 
 
