@@ -179,8 +179,13 @@ def legal_actions(state: Smazzata) -> list[Action]:
         return actions
     if phase == 0:
         out = [_DRAW[seat]] if state.stock else []
-        if state.pile and state._check_pickup(_PICKUP[seat]) is None:
-            out.append(_PICKUP[seat])
+        pile = state.pile
+        if pile:
+            rules = state.rules
+            if len(pile) > 1 and not rules.pickup_requires_meld:
+                out.append(_PICKUP[seat])  # nothing can bar it (R14, R54)
+            elif state._check_pickup(_PICKUP[seat]) is None:
+                out.append(_PICKUP[seat])
         return out
     return []
 

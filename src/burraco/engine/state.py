@@ -627,9 +627,20 @@ class Smazzata:
         cards = tuple(self.pile)
         self.pile = []
         known = dict(self.known[seat])  # replaced, not mutated: copies share it
-        for c in cards:
-            self._add(seat, c)
+        hand = self.hands[seat]
+        present = self.present[seat]
+        double = self.double[seat]
+        for c in cards:  # _add, for many cards at once
+            held = hand[c]
+            if held == 0:
+                present |= _BIT[c]
+            elif held == 1:
+                double |= _BIT[c]
+            hand[c] = held + 1
             known[c] = known.get(c, 0) + 1
+        self.present[seat] = present
+        self.double[seat] = double
+        self.sizes[seat] += len(cards)
         self.known[seat] = known
         if len(cards) == 1:
             self.lock = cards[0]
