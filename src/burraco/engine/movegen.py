@@ -290,9 +290,9 @@ def meld_actions(state: Smazzata) -> list[Action]:
     if line_melds:
         attaches = _RUN_ATTACHES
         for index, meld in enumerate(line_melds, 1):
+            if not present & meld.interest and not (wcode and meld.accepts_wild):
+                continue
             if meld.kind == SET:
-                if not present & meld.interest and not (wcode and meld.accepts_wild):
-                    continue
                 r = meld.rank - 1
                 # The rank's cards, one bit per suit held once (and per suit held twice); the
                 # meld's shape (ident) says which can join.
