@@ -121,7 +121,7 @@ class Smazzata:
     pile: list[Card]
     # Fields that change rarely are tuples, replaced (never mutated) when they change, so that a
     # copy can share them: pozzetti, pozzetto_number, line_of, melds[line], set_mask, taken,
-    # unplayed, known[seat].
+    # unplayed.
     pozzetti: tuple[tuple[Card, ...], ...]
     pozzetto_number: tuple[int, ...]
     removed: tuple[Card, ...]
@@ -133,6 +133,7 @@ class Smazzata:
     taken: tuple[bool, ...]
     unplayed: tuple[tuple[Card, ...] | None, ...]
     known: list[dict[int, int]]
+    """Per seat, the cards others know it holds (picked up from the pile): card -> copies."""
     current: int
     phase: Phase
     acquired: int
@@ -248,7 +249,7 @@ class Smazzata:
         new.set_mask = self.set_mask
         new.taken = self.taken
         new.unplayed = self.unplayed
-        new.known = self.known[:]
+        new.known = [k.copy() for k in self.known]
         new.current = self.current
         new.phase = self.phase
         new.acquired = self.acquired
@@ -626,7 +627,7 @@ class Smazzata:
     def _do_pickup(self, seat: int) -> tuple[Card, ...]:
         cards = tuple(self.pile)
         self.pile = []
-        known = dict(self.known[seat])  # replaced, not mutated: copies share it
+        known = self.known[seat]
         hand = self.hands[seat]
         present = self.present[seat]
         double = self.double[seat]
@@ -641,7 +642,6 @@ class Smazzata:
         self.present[seat] = present
         self.double[seat] = double
         self.sizes[seat] += len(cards)
-        self.known[seat] = known
         if len(cards) == 1:
             self.lock = cards[0]
             self.lock_in_hand = True
@@ -669,13 +669,11 @@ class Smazzata:
             self.double[seat] &= _CLEAR[card]
         self.sizes[seat] -= 1
         known = self.known[seat]
-        if card in known:
-            known = dict(known)  # replaced, not mutated: copies share it
+        if card in known:  # a card the others knew of (picked up from the pile) has left
             if known[card] == 1:
                 del known[card]
             else:
                 known[card] -= 1
-            self.known[seat] = known
 
     def _do_meld(self, action: Action, meld: Meld) -> list[Event]:
         seat = action.seat
@@ -744,11 +742,25 @@ class Smazzata:
         return [LineFormed(keep, tuple(pair))]
 
     def _do_discard(self, seat: int, card: Card) -> list[Event]:
-        self._remove(seat, card)
+        # _remove, inlined: a discard is the most frequent action of all
+        hand = self.hands[seat]
+        held = hand[card] - 1
+        hand[card] = held
+        if held == 0:
+            self.present[seat] &= _CLEAR[card]
+        elif held == 1:
+            self.double[seat] &= _CLEAR[card]
+        size = self.sizes[seat] = self.sizes[seat] - 1
+        known = self.known[seat]
+        if card in known:  # a card the others knew of (picked up from the pile) has left
+            if known[card] == 1:
+                del known[card]
+            else:
+                known[card] -= 1
         self.pile.append(card)
         events: list[Event] = [_new(Discarded, (seat, card))]
         rules = self.rules
-        if self.sizes[seat] == 0:
+        if not size:
             line = self.line_of[seat]
             if self.taken[line]:
                 return [*events, *self._end("closing", seat)]
