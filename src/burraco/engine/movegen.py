@@ -161,6 +161,11 @@ _WILDS_OF_CODE: Final = tuple(
 
 
 def legal_actions(state: Smazzata) -> list[Action]:
+    """Every action the player to act may take now (empty once the smazzata is over).
+
+    This is ``Smazzata.legal_actions``; it keeps what it listed in ``state.last_legal``, which
+    ``apply`` trusts without checking again.
+    """
     phase = state.phase
     seat = state.current
     if phase == 1:
@@ -176,18 +181,18 @@ def legal_actions(state: Smazzata) -> list[Action]:
                     actions.remove(_DISCARD[seat][lock])
         else:
             actions += discard_actions(state)
-        return actions
-    if phase == 0:
-        out = [_DRAW[seat]] if state.stock else []
+    elif phase == 0:
+        actions = [_DRAW[seat]] if state.stock else []
         pile = state.pile
         if pile:
-            rules = state.rules
-            if len(pile) > 1 and not rules.pickup_requires_meld:
-                out.append(_PICKUP[seat])  # nothing can bar it (R14, R54)
+            if len(pile) > 1 and not state.rules.pickup_requires_meld:
+                actions.append(_PICKUP[seat])  # nothing can bar it (R14, R54)
             elif state._check_pickup(_PICKUP[seat]) is None:
-                out.append(_PICKUP[seat])
-        return out
-    return []
+                actions.append(_PICKUP[seat])
+    else:
+        actions = []
+    state.last_legal = tuple(actions)
+    return actions
 
 
 def discard_actions(state: Smazzata) -> list[Action]:

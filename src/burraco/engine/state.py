@@ -17,7 +17,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from . import movegen
-from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action, Verb
+from .actions import DISCARD, DRAW, OPEN, PICKUP, Action, Verb
 from .cards import CARDS, JOKER_ID, NUM_TYPES, Card, cards_of_counts, format_cards
 from .deal import Deal, check_explicit_deal, deal_from_deck, pozzetto_layout, shuffled_deck
 from .errors import IllegalActionError
@@ -51,7 +51,6 @@ class Phase(IntEnum):
 
 
 _ACQUIRE, _PLAY, _OVER = Phase.ACQUIRE, Phase.PLAY, Phase.OVER  # fast global lookups
-_listed = movegen.legal_actions
 _BIT = tuple(1 << c for c in range(NUM_TYPES))
 _CLEAR = tuple(~(1 << c) for c in range(NUM_TYPES))
 _new = tuple.__new__  # builds the frequent events without a Python-level __new__
@@ -320,11 +319,7 @@ class Smazzata:
 
     # ------------------------------------------------------------------------------- legality
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the player to act may take now (empty once the smazzata is over)."""
-        actions = _listed(self)
-        self.last_legal = tuple(actions)
-        return actions
+    legal_actions = movegen.legal_actions
 
     def verify(self, action: Action) -> None:
         """Raise IllegalActionError (quoting the action and citing the rule) unless legal."""
@@ -589,18 +584,16 @@ class Smazzata:
         """
         listed = self.last_legal
         self.last_legal = None
-        verb = action.verb
-        meld: Meld | None = None
+        meld = None
         if listed is None or action not in listed:
             error, meld = self._check(action)
             if error is not None:
                 raise error
-        elif verb in (OPEN, ATTACH):
-            # Listed by legal_actions() for this very state: legal, only the meld is needed.
-            meld = self._meld_of(action)
-        seat = action.seat
+        # else listed by legal_actions() for this very state: legal, and checked no further
+        verb = action.verb
         if verb == DISCARD:
-            return self._do_discard(seat, action.cards[0])
+            return self._do_discard(action.seat, action.cards[0])
+        seat = action.seat
         if verb == DRAW:
             card = self.stock.pop()
             self._add(seat, card)
@@ -609,10 +602,8 @@ class Smazzata:
             self.phase = _PLAY
             return [_new(Drew, (seat, card))]
         if verb == PICKUP:
-            cards = self._do_pickup(seat)
-            return [_new(PickedUp, (seat, cards))]
-        assert meld is not None
-        return self._do_meld(action, meld)
+            return [_new(PickedUp, (seat, self._do_pickup(seat)))]
+        return self._do_meld(action, self._meld_of(action) if meld is None else meld)
 
     def _meld_of(self, action: Action) -> Meld:
         """The meld a legal OPEN or ATTACH makes (memoised in melds.py)."""
