@@ -61,10 +61,17 @@ def _run_table(positions: int) -> tuple[tuple[int, ...], tuple[tuple[int, bool],
     natural: list[int] = []
     wild: list[tuple[int, bool]] = []
     for low in range(1, 15):
+        if not positions >> low & 1:
+            continue  # both ends of a run are naturals
         for high in range(low + 1, 15):
             span = _interval(low, high)
+            missing = span & ~positions
+            if missing & (missing - 1):
+                break  # two positions missing: no longer span can do either
+            if not positions >> high & 1:
+                continue
             length = high - low + 1
-            if span & positions == span:
+            if not missing:
                 if length >= 3 and not _high_ace_twin(span, 0):
                     natural.append(span)
                 if (low > 1 or high < 14) and not _high_ace_twin(span, 1):
