@@ -56,7 +56,6 @@ class Meld:
         "naturals",
         "rank",
         "reach",
-        "seq",
         "suit",
         "wild",
     )
@@ -67,7 +66,6 @@ class Meld:
     mask: int
     naturals: tuple[Card, ...]
     wild: Card | None
-    seq: int
     reach: int
     """Run positions where a card from the hand could attach: within two of an end, or the gap."""
     ident: int
@@ -93,7 +91,6 @@ class Meld:
         mask: int = 0,
         naturals: tuple[Card, ...],
         wild: Card | None,
-        seq: int = 0,
     ) -> None:
         self.kind = kind
         self.suit = suit
@@ -101,7 +98,6 @@ class Meld:
         self.mask = mask
         self.naturals = naturals
         self.wild = wild
-        self.seq = seq
         wild_code = 53 if wild is None else int(wild)
         if kind == RUN:
             # A same-suit two standing as the wild may turn natural at position 2 (E20), so
@@ -132,7 +128,7 @@ class Meld:
         # Pickle the value, not the memos (they are caches, rebuilt on demand).
         return (
             _rebuild_meld,
-            ((self.kind, self.suit, self.rank, self.mask, self.naturals, self.wild, self.seq),),
+            ((self.kind, self.suit, self.rank, self.mask, self.naturals, self.wild),),
         )
 
     # -- shape --
@@ -269,34 +265,9 @@ class Meld:
     def is_clean_burraco(self, rules: Rules) -> bool:
         return self.wild is None and len(self) >= rules.burraco_min_length
 
-    def with_seq(self, seq: int) -> Meld:
-        """The same meld with another sequence number (a copy of the fields, nothing derived)."""
-        new = _new_meld(Meld)
-        new.kind = self.kind
-        new.suit = self.suit
-        new.rank = self.rank
-        new.mask = self.mask
-        new.naturals = self.naturals
-        new.wild = self.wild
-        new.seq = seq
-        new.reach = self.reach
-        new.low = self.low
-        new.high = self.high
-        new.ident = self.ident
-        new.akey = self.akey
-        new.interest = self.interest
-        new.accepts_wild = self.accepts_wild
-        return new
-
-
-_new_meld = object.__new__
-
-
-def _rebuild_meld(
-    fields: tuple[int, int, int, int, tuple[Card, ...], Card | None, int],
-) -> Meld:
-    kind, suit, rank, mask, naturals, wild, seq = fields
-    return Meld(kind, suit=suit, rank=rank, mask=mask, naturals=naturals, wild=wild, seq=seq)
+def _rebuild_meld(fields: tuple[int, int, int, int, tuple[Card, ...], Card | None]) -> Meld:
+    kind, suit, rank, mask, naturals, wild = fields
+    return Meld(kind, suit=suit, rank=rank, mask=mask, naturals=naturals, wild=wild)
 
 
 # ------------------------------------------------------------------------------------ bit helpers
@@ -434,8 +405,8 @@ def check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Meld
     """Validate attaching ``cards`` to ``meld`` (R23): the result must be valid as a whole.
 
     Results are memoised by the meld's value (``ident``, and a set's naturals), shared by every
-    meld of that value; the memo holds them with sequence number 0, and a result gets the meld's
-    own number on the way out.
+    meld of that value (melds are immutable values: a line may hold the very object another
+    line or game holds).
     """
     key: tuple[int, int, tuple[Card, ...]] | tuple[int, int, tuple[Card, ...], tuple[Card, ...]]
     if meld.kind == SET:  # a set's ident leaves out which suits it holds
@@ -447,10 +418,6 @@ def check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Meld
         if len(_EXTEND_MEMO) >= _OPEN_MEMO_LIMIT:
             _EXTEND_MEMO.clear()
         result = _EXTEND_MEMO[key] = _check_extend(meld, cards, rules)
-        if isinstance(result, Meld) and result.seq:
-            result = _EXTEND_MEMO[key] = result.with_seq(0)
-    if meld.seq and isinstance(result, Meld):
-        return result.with_seq(meld.seq)
     return result
 
 
@@ -472,7 +439,6 @@ def _check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Mel
             rank=meld.rank,
             naturals=tuple(sorted(meld.naturals + tuple(naturals))),
             wild=meld.wild if meld.wild is not None else (wilds[0] if wilds else None),
-            seq=meld.seq,
         )
     for c in cards:
         if c != JOKER_ID and c % 13 != 1 and c // 13 != meld.suit:
@@ -486,7 +452,6 @@ def _check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Mel
         mask=shape.mask,
         naturals=run_natural_cards(meld.suit, shape.mask),
         wild=shape.wild,
-        seq=meld.seq,
     )
 
 

@@ -61,7 +61,7 @@ def build_position(
     use(pile_cards, "pile")
     stock_cards = parse_cards(stock) if stock is not None else []
     use(stock_cards, "stock")
-    meld_lists: dict[int, list[Meld]] = {}
+    meld_lists: dict[int, list[tuple[int, Meld]]] = {}
     seq = 0
     for line, texts in (melds or {}).items():
         for text in texts:
@@ -71,7 +71,7 @@ def build_position(
             if isinstance(result, MeldError):
                 raise NotationError(f"meld {text!r} is not valid: {result.reason} ({result.rule})")
             seq += 1
-            meld_lists.setdefault(line, []).append(result.with_seq(seq))
+            meld_lists.setdefault(line, []).append((seq, result))
 
     pool = [CARDS[c] for c in range(len(remaining)) for _ in range(remaining[c])]
     state = Smazzata._from_deal(
@@ -98,7 +98,8 @@ def build_position(
     state.pile = pile_cards
     state.removed = tuple(pool)
     for line, lst in meld_lists.items():
-        state.melds[line] = tuple(lst)
+        state.opened[line] = tuple(number for number, _ in lst)
+        state.melds[line] = tuple(meld for _, meld in lst)
     state.set_mask = tuple(
         sum(1 << (rank - 1) for rank in {m.rank for m in line if m.is_set}) for line in state.melds
     )

@@ -87,6 +87,7 @@ class Smazzata:
         "melded",
         "melds",
         "n",
+        "opened",
         "phase",
         "pile",
         "pozzetti",
@@ -127,6 +128,9 @@ class Smazzata:
     """Cards set aside, out of play: empty in real games; used by constructed positions."""
     line_of: tuple[int, ...]
     melds: list[tuple[Meld, ...]]
+    opened: list[tuple[int, ...]]
+    """Per line, the number (1, 2, ... in the smazzata, ``seq``) with which each of its melds
+    was opened: what orders two lines' melds when they merge (3.5)."""
     set_mask: tuple[int, ...]
     """Per line, bit r-1 set when the line has a set of rank r (R27)."""
     taken: tuple[bool, ...]
@@ -207,6 +211,7 @@ class Smazzata:
         self.line_of = tuple(seat % 2 for seat in range(n)) if n == 4 else tuple(range(n))
         lines = 2 if n == 4 else n
         self.melds = [() for _ in range(lines)]
+        self.opened = [() for _ in range(lines)]
         self.set_mask = (0,) * lines
         self.taken = (False,) * lines
         self.unplayed = (None,) * n
@@ -245,6 +250,7 @@ class Smazzata:
         new.removed = self.removed
         new.line_of = self.line_of
         new.melds = self.melds[:]
+        new.opened = self.opened[:]
         new.set_mask = self.set_mask
         new.taken = self.taken
         new.unplayed = self.unplayed
@@ -678,8 +684,8 @@ class Smazzata:
         events: list[Event]
         if action.verb == OPEN:
             self.seq += 1
-            meld = meld.with_seq(self.seq)
             self.melds[line] = (*self.melds[line], meld)
+            self.opened[line] = (*self.opened[line], self.seq)
             if meld.kind == SET:
                 masks = list(self.set_mask)
                 masks[line] |= 1 << (meld.rank - 1)
@@ -723,8 +729,18 @@ class Smazzata:
         line_of = list(self.line_of)
         line_of[merged] = keep
         self.line_of = tuple(line_of)
-        combined = sorted(self.melds[keep] + self.melds[merged], key=lambda m: m.seq)
-        self.melds[keep] = tuple(combined)
+        # The merged line numbers its melds in the order they were opened.
+        combined = sorted(
+            zip(
+                self.opened[keep] + self.opened[merged],
+                self.melds[keep] + self.melds[merged],
+                strict=True,
+            ),
+            key=lambda pair: pair[0],
+        )
+        self.opened[keep] = tuple(number for number, _ in combined)
+        self.melds[keep] = tuple(meld for _, meld in combined)
+        self.opened[merged] = ()
         self.melds[merged] = ()
         masks = list(self.set_mask)
         masks[keep] |= masks[merged]

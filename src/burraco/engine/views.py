@@ -50,6 +50,8 @@ class SeatView:
     line_of: tuple[int, ...]
     melds: tuple[tuple[Meld, ...], ...]
     """Per line id."""
+    opened: tuple[tuple[int, ...], ...]
+    """Per line id, the opening number of each meld (``Smazzata.opened``)."""
     taken: tuple[bool, ...]
     """Per line id: whether the line has taken its pozzetto."""
     unplayed: tuple[int, ...]
@@ -210,6 +212,7 @@ def seat_view(state: Smazzata, seat: int) -> SeatView:
         pozzetti_left=tuple(len(p) for p in state.pozzetti),
         line_of=tuple(state.line_of),
         melds=tuple(tuple(m) for m in state.melds),
+        opened=tuple(state.opened),
         taken=tuple(state.taken),
         unplayed=tuple(0 if u is None else len(u) for u in state.unplayed),
         known=tuple(tuple(sorted(k.items())) for k in state.known),
@@ -286,6 +289,7 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
     state.removed = view.removed
     state.line_of = view.line_of
     state.melds = list(view.melds)
+    state.opened = list(view.opened)
     state.set_mask = tuple(
         sum(1 << (rank - 1) for rank in {m.rank for m in line if m.is_set}) for line in view.melds
     )
