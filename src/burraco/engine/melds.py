@@ -57,7 +57,9 @@ class Meld:
         "rank",
         "reach",
         "suit",
+        "twin_twos",
         "wild",
+        "wild_kinds",
     )
 
     kind: int
@@ -77,6 +79,11 @@ class Meld:
     accepts_wild: bool
     """Whether a wild from the hand could ever join: no wild yet, or a same-suit two as the wild
     that may turn natural at position 2 and make room (E20)."""
+    wild_kinds: int
+    """31 if a wild from the hand could join (the move generator's 5-bit code of the kinds of
+    wild held is then part of what the attaches depend on), else 0."""
+    twin_twos: int
+    """2 if holding both copies of the run's own two can matter (one natural, one the wild)."""
     low: int
     high: int
     """A run's lowest and highest natural positions, position 2 counted as held when the wild is
@@ -116,6 +123,7 @@ class Meld:
             ranks = (reach >> 1) & 0x1FFF | (reach >> 14) & 1
             self.interest = ranks << (13 * suit)
             self.accepts_wild = wild is None or convertible
+            self.twin_twos = 2 if self.accepts_wild else 0
         else:
             self.low = self.high = 0
             self.reach = 0
@@ -123,6 +131,8 @@ class Meld:
             self.akey = self.ident << 23
             self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
             self.accepts_wild = wild is None
+            self.twin_twos = 0
+        self.wild_kinds = 31 if self.accepts_wild else 0
 
     def __reduce__(self) -> tuple[object, ...]:
         # Pickle the value, not the memos (they are caches, rebuilt on demand).
@@ -264,6 +274,7 @@ class Meld:
 
     def is_clean_burraco(self, rules: Rules) -> bool:
         return self.wild is None and len(self) >= rules.burraco_min_length
+
 
 def _rebuild_meld(fields: tuple[int, int, int, int, tuple[Card, ...], Card | None]) -> Meld:
     kind, suit, rank, mask, naturals, wild = fields

@@ -311,7 +311,7 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 key = (
                     (present >> r & _RANK_ACROSS_SUITS)
                     | (double >> r & _RANK_ACROSS_SUITS) << 1
-                    | wcode << 41
+                    | (wcode & meld.wild_kinds) << 41
                     | meld.ident << 46
                 ) << 2 | 2
                 group = groups.get(key)
@@ -330,12 +330,18 @@ def meld_actions(state: Smazzata) -> list[Action]:
                     positions = 0  # only a wild can join
                 else:
                     continue
-                doubles = double >> shift & 3
-                key = meld.akey | (positions << 8 | doubles << 6 | wcode << 1 | two_aces)
+                # Only what the candidates depend on goes in the key: the kinds of wild held
+                # if the run can take one, two same-suit twos if one can then be the wild, two
+                # aces only where a run may hold both (3.2).
+                wild_kinds = wcode & meld.wild_kinds
+                doubles = double >> shift & (meld.twin_twos | two_aces)
+                key = meld.akey | (positions << 8 | doubles << 6 | wild_kinds << 1 | two_aces)
                 group = attaches.get(key)
                 if group is None:
                     group = _store(
-                        attaches, key, _run_attaches(meld, positions, doubles, wcode, two_aces)
+                        attaches,
+                        key,
+                        _run_attaches(meld, positions, doubles, wild_kinds, two_aces),
                     )
             if not group[1]:
                 continue
