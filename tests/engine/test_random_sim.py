@@ -102,6 +102,8 @@ def check_invariants(state: Smazzata, deck: list[int], seats: range | list[int] 
         assert sum(hand) == state.sizes[seat] == state.hand_size(seat) == len(state.hand(seat))
         assert state.present[seat] == sum(1 << c for c in range(53) if hand[c] >= 1)
         assert state.double[seat] == sum(1 << c for c in range(53) if hand[c] >= 2)
+        per_rank = [sum(hand[suit * 13 + r] for suit in range(4)) for r in range(13)]
+        assert state.ranks[seat] == sum(count << 4 * r for r, count in enumerate(per_rank))
         for card, count in state.known[seat].items():
             assert 0 < count <= hand[card], "a card known to be in a hand is not there"
         unplayed = state.unplayed[seat]
@@ -122,6 +124,8 @@ def check_invariants(state: Smazzata, deck: list[int], seats: range | list[int] 
             assert len(ranks) == len(set(ranks)), "two sets of one rank in a line (R27)"
         set_ranks = {m.rank for m in state.melds[line] if m.is_set}
         assert state.set_mask[line] == sum(1 << (rank - 1) for rank in set_ranks)
+        assert len(state.opened[line]) == len(state.melds[line])
+        assert list(state.opened[line]) == sorted(set(state.opened[line]))
 
 
 def check_meld_valid(meld: Meld, rules: Rules) -> None:

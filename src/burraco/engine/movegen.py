@@ -269,25 +269,18 @@ def meld_actions(state: Smazzata) -> list[Action]:
     # -- open sets (R26, R27) --
     if rules.set_ranks:
         hand = state.hands[seat]
-        a = present & 0x1FFF
-        b = present >> 13 & 0x1FFF
-        c = present >> 26 & 0x1FFF
-        d = present >> 39 & 0x1FFF
-        dup = (double | double >> 13 | double >> 26 | double >> 39) & 0x1FFF
-        two_suits = (a & b) | (c & d) | ((a | b) & (c | d))
-        if wcode:
-            ranks = two_suits | dup  # two naturals and a wild
-        else:
-            # three naturals: three suits, or twins in one suit and a card of another
-            ranks = (a & b & (c | d)) | (c & d & (a | b)) | (dup & two_suits)
         allowed = _SET_RANK_MASKS.get(rules.set_ranks)
         if allowed is None:
             allowed = _SET_RANK_MASKS[rules.set_ranks] = sum(1 << (r - 1) for r in rules.set_ranks)
-        ranks &= allowed & ~state.set_mask[line]
+        # Ranks held three times (two and a wild): adding 5 (6) to a rank's 4-bit count sets
+        # its top bit from 3 (2) up; _RANK_TOPS spreads a 13-bit rank mask to those top bits.
+        ranks = (state.ranks[seat] + (_PLUS_6 if wcode else _PLUS_5)) & _RANK_TOPS[
+            allowed & ~state.set_mask[line]
+        ]
         while ranks:
             low = ranks & -ranks
             ranks ^= low
-            r = low.bit_length() - 1
+            r = (low.bit_length() >> 2) - 1
             counts = hand[r] | hand[13 + r] << 2 | hand[26 + r] << 4 | hand[39 + r] << 6
             key = ((r << 8 | counts) << 5 | wcode) << 2 | 1
             group = groups.get(key)
@@ -442,6 +435,11 @@ def _filter(
             out.append(action)
 
 
+_PLUS_5: Final = sum(5 << 4 * r for r in range(13))
+_PLUS_6: Final = sum(6 << 4 * r for r in range(13))
+_RANK_TOPS: Final = tuple(
+    sum(8 << 4 * r for r in range(13) if ranks >> r & 1) for ranks in range(1 << 13)
+)
 _SET_RANK_MASKS: dict[frozenset[int], int] = {}
 """The ranks a ruleset allows in sets, as a mask (bit r-1 for rank r)."""
 

@@ -53,6 +53,7 @@ class Phase(IntEnum):
 _ACQUIRE, _PLAY, _OVER = Phase.ACQUIRE, Phase.PLAY, Phase.OVER  # fast global lookups
 _BIT = tuple(1 << c for c in range(NUM_TYPES))
 _CLEAR = tuple(~(1 << c) for c in range(NUM_TYPES))
+_RANK_UNIT = (*(1 << 4 * (c % 13) for c in range(JOKER_ID)), 0)
 _new = tuple.__new__  # builds the frequent events without a Python-level __new__
 _END_RULES = {"closing": "R56", "stock": "R57", "stall": "R58"}
 
@@ -93,6 +94,7 @@ class Smazzata:
         "pozzetti",
         "pozzetto_number",
         "present",
+        "ranks",
         "removed",
         "rules",
         "seq",
@@ -116,6 +118,9 @@ class Smazzata:
     """Per seat, bit c set when the hand holds at least one card c (kept for movegen)."""
     double: list[int]
     """Per seat, bit c set when the hand holds at least two cards c."""
+    ranks: list[int]
+    """Per seat, how many cards of each rank the hand holds, 4 bits a rank (bits 4r..4r+3 for
+    rank index r, 0 = ace; jokers not counted): sets are found from it (kept for movegen)."""
     sizes: list[int]
     stock: list[Card]
     pile: list[Card]
@@ -198,6 +203,7 @@ class Smazzata:
         self.hands = [[0] * NUM_TYPES for _ in range(n)]
         self.present = [0] * n
         self.double = [0] * n
+        self.ranks = [0] * n
         self.sizes = [0] * n
         for seat, cards in enumerate(deal.hands):
             for c in cards:
@@ -242,6 +248,7 @@ class Smazzata:
         new.hands = [h[:] for h in self.hands]
         new.present = self.present[:]
         new.double = self.double[:]
+        new.ranks = self.ranks[:]
         new.sizes = self.sizes[:]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
@@ -628,6 +635,7 @@ class Smazzata:
         hand = self.hands[seat]
         present = self.present[seat]
         double = self.double[seat]
+        ranks = self.ranks[seat]
         for c in cards:  # _add, for many cards at once
             held = hand[c]
             if held == 0:
@@ -635,9 +643,11 @@ class Smazzata:
             elif held == 1:
                 double |= _BIT[c]
             hand[c] = held + 1
+            ranks += _RANK_UNIT[c]
             known[c] = known.get(c, 0) + 1
         self.present[seat] = present
         self.double[seat] = double
+        self.ranks[seat] = ranks
         self.sizes[seat] += len(cards)
         if len(cards) == 1:
             self.lock = cards[0]
@@ -654,6 +664,7 @@ class Smazzata:
         elif held == 1:
             self.double[seat] |= _BIT[card]
         hand[card] = held + 1
+        self.ranks[seat] += _RANK_UNIT[card]
         self.sizes[seat] += 1
 
     def _remove(self, seat: int, card: int) -> None:
@@ -664,6 +675,7 @@ class Smazzata:
             self.present[seat] &= _CLEAR[card]
         elif held == 1:
             self.double[seat] &= _CLEAR[card]
+        self.ranks[seat] -= _RANK_UNIT[card]
         self.sizes[seat] -= 1
         known = self.known[seat]
         if card in known:  # a card the others knew of (picked up from the pile) has left
@@ -757,6 +769,7 @@ class Smazzata:
             self.present[seat] &= _CLEAR[card]
         elif held == 1:
             self.double[seat] &= _CLEAR[card]
+        self.ranks[seat] -= _RANK_UNIT[card]
         size = self.sizes[seat] = self.sizes[seat] - 1
         known = self.known[seat]
         if card in known:  # a card the others knew of (picked up from the pile) has left

@@ -249,6 +249,7 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
     state.hands = [[0] * NUM_TYPES for _ in range(n)]
     state.present = [0] * n
     state.double = [0] * n
+    state.ranks = [0] * n
     state.sizes = [0] * n
     state.known = [dict(k) for k in view.known]
     unplayed: list[tuple[Card, ...] | None] = [None] * n
