@@ -239,8 +239,9 @@ def meld_actions(state: Smazzata) -> list[Action]:
     two_aces = rules.max_natural_aces_per_run == 2
     groups = _CARD_GROUPS
     out: list[Action] = []
-    # Groups whose actions all leave two cards or more need no further check (R53) without a lock.
-    limit = size - 2 if lock < 0 else -1
+    # Groups whose actions all leave two cards or more (and, after a single-card pick-up, more
+    # cards than copies of the picked card) need no further check (R53, R17): see _filter.
+    limit = size - 2 if lock < 0 else size - max(2, state.hands[seat][lock] + 1)
     slow: list[Action] = []
 
     # -- open runs: only suits with three consecutive ranks, or two near ones and a wild --
