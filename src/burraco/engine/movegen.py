@@ -263,7 +263,10 @@ def meld_actions(state: Smazzata) -> list[Action]:
             if group is None:
                 group = _card_groups(key, _open_runs(suit, mask, doubles, wcode, two_aces))
             if group[1] <= limit:
-                out += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
+                if len(group[0]) == 1:  # the usual case: no comprehension to call
+                    out.append(_new_action(Action, (seat, OPEN, group[0][0], 0)))
+                else:
+                    out += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
             else:
                 slow += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
 
@@ -288,7 +291,10 @@ def meld_actions(state: Smazzata) -> list[Action]:
             if group is None:
                 group = _card_groups(key, _open_sets(r + 1, counts, wcode))
             if group[1] <= limit:
-                out += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
+                if len(group[0]) == 1:  # the usual case: no comprehension to call
+                    out.append(_new_action(Action, (seat, OPEN, group[0][0], 0)))
+                else:
+                    out += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
             else:
                 slow += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
 
@@ -340,7 +346,10 @@ def meld_actions(state: Smazzata) -> list[Action]:
             if not group[1]:
                 continue
             if group[1] <= limit:
-                out += [_new_action(Action, (seat, ATTACH, cards, index)) for cards in group[0]]
+                if len(group[0]) == 1:  # the usual case: no comprehension to call
+                    out.append(_new_action(Action, (seat, ATTACH, group[0][0], index)))
+                else:
+                    out += [_new_action(Action, (seat, ATTACH, cards, index)) for cards in group[0]]
             else:
                 slow += [_new_action(Action, (seat, ATTACH, cards, index)) for cards in group[0]]
 
