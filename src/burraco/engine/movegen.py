@@ -37,6 +37,7 @@ _WILD_KINDS: Final = (JOKER_ID, 1, 14, 27, 40)
 # Canonical order of an action's cards: by card value (``Action.make`` sorts the same way).
 _DRAW: Final = tuple(_new_action(Action, (s, DRAW, (), 0)) for s in range(4))
 _PICKUP: Final = tuple(_new_action(Action, (s, PICKUP, (), 0)) for s in range(4))
+_DRAW_OR_PICKUP: Final = tuple((_DRAW[s], _PICKUP[s]) for s in range(4))
 _DISCARD: Final = tuple(
     tuple(_new_action(Action, (s, DISCARD, (CARDS[c],), 0)) for c in range(53)) for s in range(4)
 )
@@ -189,13 +190,14 @@ def legal_actions(state: Smazzata) -> list[Action]:
         else:
             actions += discard_actions(state)
     elif phase == 0:
-        actions = [_DRAW[seat]] if state.stock else []
         pile = state.pile
-        if pile:
-            if len(pile) > 1 and not state.rules.pickup_requires_meld:
-                actions.append(_PICKUP[seat])  # nothing can bar it (R14, R54)
-            elif state._check_pickup(_PICKUP[seat]) is None:
-                actions.append(_PICKUP[seat])
+        if len(pile) > 1 and state.stock and not state.rules.pickup_requires_meld:
+            # Draw, or pick up a pile of two cards or more: nothing can bar it (R14, R54).
+            state.last_legal = both = _DRAW_OR_PICKUP[seat]
+            return list(both)
+        actions = [_DRAW[seat]] if state.stock else []
+        if pile and state._check_pickup(_PICKUP[seat]) is None:
+            actions.append(_PICKUP[seat])
     else:
         actions = []
     state.last_legal = tuple(actions)
