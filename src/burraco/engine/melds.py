@@ -13,7 +13,8 @@ Every check returns either a result or a ``MeldError`` naming the rule that fail
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from itertools import islice
+from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, JOKER_ID, RANK_NAMES, SUITS, Card
 from .rules import Rules
@@ -339,6 +340,14 @@ def _describe_ranks(rank: int) -> str:
     return f"{name}s" if name != "A" else "aces"
 
 
+def make_room(memo: dict[Any, Any], limit: int) -> None:
+    """Keep a memo bounded: once it holds ``limit`` entries, forget the older half (a dict keeps
+    insertion order), so that memory stays bounded while what recurs is kept."""
+    if len(memo) >= limit:
+        for key in list(islice(memo, limit // 2)):
+            del memo[key]
+
+
 _OPEN_MEMO: dict[tuple[tuple[Card, ...], frozenset[int], int], Meld | MeldError] = {}
 _OPEN_MEMO_LIMIT: Final = 100_000
 
@@ -351,8 +360,7 @@ def check_open(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     key = (tuple(cards), rules.set_ranks, rules.max_natural_aces_per_run)
     result = _OPEN_MEMO.get(key)
     if result is None:
-        if len(_OPEN_MEMO) >= _OPEN_MEMO_LIMIT:
-            _OPEN_MEMO.clear()
+        make_room(_OPEN_MEMO, _OPEN_MEMO_LIMIT)
         result = _OPEN_MEMO[key] = _check_open(cards, rules)
     return result
 
@@ -426,8 +434,7 @@ def check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Meld
         key = (meld.ident, rules.max_natural_aces_per_run, tuple(cards))
     result = _EXTEND_MEMO.get(key)
     if result is None:
-        if len(_EXTEND_MEMO) >= _OPEN_MEMO_LIMIT:
-            _EXTEND_MEMO.clear()
+        make_room(_EXTEND_MEMO, _OPEN_MEMO_LIMIT)
         result = _EXTEND_MEMO[key] = _check_extend(meld, cards, rules)
     return result
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from .actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action
 from .cards import CARDS, JOKER_ID, Card
-from .melds import POSITION_BITS, SET, Meld
+from .melds import POSITION_BITS, SET, Meld, make_room
 
 if TYPE_CHECKING:
     from .state import Smazzata
@@ -383,10 +383,9 @@ def _card_groups(key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]
 def _store(
     memo: dict[int, CardGroups], key: int, build: list[tuple[Card, ...]] | set[tuple[Card, ...]]
 ) -> CardGroups:
-    """Store the candidates ``build`` under ``key`` (emptying the memo when it is full)."""
+    """Store the candidates ``build`` under ``key`` (the memo kept bounded)."""
     ordered = tuple(sorted(build) if isinstance(build, set) else build)
-    if len(memo) >= _CARD_GROUPS_LIMIT:
-        memo.clear()
+    make_room(memo, _CARD_GROUPS_LIMIT)
     group = memo[key] = (ordered, max(map(len, ordered), default=0))
     return group
 
