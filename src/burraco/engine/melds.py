@@ -48,6 +48,7 @@ class Meld:
     __slots__ = (
         "accepts_wild",
         "akey",
+        "free",
         "high",
         "ident",
         "interest",
@@ -57,6 +58,7 @@ class Meld:
         "naturals",
         "rank",
         "reach",
+        "shift",
         "suit",
         "twin_twos",
         "wild",
@@ -74,7 +76,13 @@ class Meld:
     ident: int
     """What legal attaches depend on, packed in an int (kind, suit or rank, naturals, wild)."""
     akey: int
-    """``ident`` shifted left by 23 bits, where the move generator packs the hand's side."""
+    """``ident`` shifted left, with room below where the move generator packs the hand's side
+    of an attach memo key (23 bits for a run, 43 for a set, with its tag)."""
+    shift: int
+    """How far to shift the hand's card mask to bring this meld's cards to bit 0: 13 x suit for
+    a run, rank - 1 for a set."""
+    free: int
+    """A run's free positions (``~mask``)."""
     interest: int
     """Bit c set for every card c that could attach alone or with others (a 53-bit mask)."""
     accepts_wild: bool
@@ -120,6 +128,8 @@ class Meld:
             self.reach = reach
             self.ident = ((suit << 15 | mask) << 6 | wild_code) << 1
             self.akey = self.ident << 23
+            self.shift = 13 * suit
+            self.free = ~mask
             # positions -> card bits of this suit (position 14 is the ace, like position 1)
             ranks = (reach >> 1) & 0x1FFF | (reach >> 14) & 1
             self.interest = ranks << (13 * suit)
@@ -129,7 +139,9 @@ class Meld:
             self.low = self.high = 0
             self.reach = 0
             self.ident = (rank << 6 | wild_code) << 1 | 1
-            self.akey = self.ident << 23
+            self.akey = self.ident << 48 | 2
+            self.shift = rank - 1
+            self.free = 0
             self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
             self.accepts_wild = wild is None
             self.twin_twos = 0

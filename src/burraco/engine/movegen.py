@@ -306,22 +306,20 @@ def meld_actions(state: Smazzata) -> list[Action]:
         for index, meld in enumerate(line_melds, 1):
             if not present & meld.interest and not (wcode and meld.accepts_wild):
                 continue
+            shift = meld.shift
             if meld.kind == SET:
-                r = meld.rank - 1
                 # The rank's cards, one bit per suit held once (and per suit held twice); the
-                # meld's shape (ident) says which can join.
+                # meld's shape (ident, in akey) says which can join.
                 key = (
-                    (present >> r & _RANK_ACROSS_SUITS)
-                    | (double >> r & _RANK_ACROSS_SUITS) << 1
+                    (present >> shift & _RANK_ACROSS_SUITS)
+                    | (double >> shift & _RANK_ACROSS_SUITS) << 1
                     | (wcode & meld.wild_kinds) << 41
-                    | meld.ident << 46
-                ) << 2 | 2
+                ) << 2 | meld.akey
                 group = groups.get(key)
                 if group is None:
                     group = _card_groups(key, _set_attaches(meld, state.hands[seat], wcode))
             else:
-                shift = 13 * meld.suit
-                positions = _POSITIONS[present >> shift & 0x1FFF] & ~meld.mask
+                positions = _POSITIONS[present >> shift & 0x1FFF] & meld.free
                 if positions & meld.reach:
                     high = meld.high
                     positions &= (
