@@ -192,7 +192,8 @@ def legal_actions(state: Smazzata) -> list[Action]:
     elif phase == 0:
         pile = state.pile
         if len(pile) > 1 and state.stock and not state.rules.pickup_requires_meld:
-            # Draw, or pick up a pile of two cards or more: nothing can bar it (R14, R54).
+            # Draw, or pick up a pile of two cards or more: _check_pickup bars only a single
+            # card (R54) or a pick-up that must be followed by a meld (3.7).
             state.last_legal = both = _DRAW_OR_PICKUP[seat]
             return list(both)
         actions = [_DRAW[seat]] if state.stock else []
