@@ -8,6 +8,11 @@ This is the hot path of self-play, so it works on bitmasks and tables built once
   groups of naturals that one wild card completes into a run;
 * sub-multisets of the cards of one rank (for sets) come from ``_sub_counts``.
 
+Candidates are memoised as card tuples keyed by what they depend on (``_CARD_GROUPS``,
+``_RUN_ATTACHES``); the actions of a listing are made from them fresh. A listing is in a fixed
+order: runs by suit, sets by rank, attaches by meld number (each group in its memo's order), the
+melds that needed the full R53 check after those, then the discards by card.
+
 Cases where legality depends on more than the size of the hand (a meld that would leave one card,
 or a hand tied up by the pick-up lock of R17) are decided by ``Smazzata._check`` itself, so the
 generator never has a second opinion on the rules. Tests compare the generator with a brute-force
