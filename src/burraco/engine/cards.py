@@ -118,7 +118,10 @@ def format_cards(cards: Iterable[int]) -> str:
 
 def standard_deck(jokers: int) -> list[Card]:
     """Two copies of each of the 52 cards plus ``jokers`` jokers, in a fixed order."""
-    return [CARDS[i] for i in range(JOKER_ID) for _ in range(2)] + [JOKER] * jokers
+    return [*_TWO_DECKS, *(JOKER,) * jokers]
+
+
+_TWO_DECKS: Final = tuple(CARDS[i] for i in range(JOKER_ID) for _ in range(2))
 
 
 def deck_counts(jokers: int) -> list[int]:

@@ -105,18 +105,26 @@ def deal_from_deck(
         discard = (deck[top],)
         top += 1
     sizes = pozzetto_layout(rules, late=late)
-    pozzetti: list[list[Card]] = [[] for _ in sizes]
     bottom = len(deck) - 1
     # Round by round from the bottom of the deck, one card to each pozzetto not yet full.
-    for round_ in range(max(sizes, default=0)):
-        for pozzetto, size in zip(pozzetti, sizes, strict=True):
-            if round_ < size:
-                pozzetto.append(deck[bottom])
-                bottom -= 1
+    pozzetti: list[tuple[Card, ...]]
+    if len(set(sizes)) == 1:  # every round serves every pozzetto: pozzetto j takes every k-th
+        k, size = len(sizes), sizes[0]
+        from_bottom = deck[::-1]
+        pozzetti = [tuple(from_bottom[j : k * size : k]) for j in range(k)]
+        bottom -= k * size
+    else:
+        lists: list[list[Card]] = [[] for _ in sizes]
+        for round_ in range(max(sizes, default=0)):
+            for pozzetto, size in zip(lists, sizes, strict=True):
+                if round_ < size:
+                    pozzetto.append(deck[bottom])
+                    bottom -= 1
+        pozzetti = [tuple(p) for p in lists]
     stock = tuple(deck[top : bottom + 1])
     return Deal(
         hands=tuple(tuple(h) for h in hands),
-        pozzetti=tuple(tuple(p) for p in pozzetti),
+        pozzetti=tuple(pozzetti),
         discard=discard,
         stock=stock,
         deck=tuple(deck),
