@@ -30,6 +30,7 @@ from .cards import CARDS, JOKER_ID, Card
 from .melds import POSITION_BITS, SET, Meld, make_room
 
 if TYPE_CHECKING:
+    from .rules import Rules
     from .state import Smazzata
 
 _new_action = tuple.__new__
@@ -279,16 +280,13 @@ def meld_actions(state: Smazzata) -> list[Action]:
                 slow += [_new_action(Action, (seat, OPEN, cards, 0)) for cards in group[0]]
 
     # -- open sets (R26, R27) --
-    if rules.set_ranks:
+    # Ranks held three times (two and a wild): adding 5 (6) to a rank's 4-bit count sets its
+    # top bit from 3 (2) up; ``set_tops`` keeps the top bits of the ranks that may open a set.
+    ranks = (state.ranks[seat] + (_PLUS_6 if wcode else _PLUS_5)) & state.set_tops[
+        state.set_mask[line]
+    ]
+    if ranks:
         hand = state.hands[seat]
-        allowed = _SET_RANK_MASKS.get(rules.set_ranks)
-        if allowed is None:
-            allowed = _SET_RANK_MASKS[rules.set_ranks] = sum(1 << (r - 1) for r in rules.set_ranks)
-        # Ranks held three times (two and a wild): adding 5 (6) to a rank's 4-bit count sets
-        # its top bit from 3 (2) up; _RANK_TOPS spreads a 13-bit rank mask to those top bits.
-        ranks = (state.ranks[seat] + (_PLUS_6 if wcode else _PLUS_5)) & _RANK_TOPS[
-            allowed & ~state.set_mask[line]
-        ]
         while ranks:
             low = ranks & -ranks
             ranks ^= low
@@ -455,8 +453,19 @@ _PLUS_6: Final = sum(6 << 4 * r for r in range(13))
 _RANK_TOPS: Final = tuple(
     sum(8 << 4 * r for r in range(13) if ranks >> r & 1) for ranks in range(1 << 13)
 )
-_SET_RANK_MASKS: dict[frozenset[int], int] = {}
-"""The ranks a ruleset allows in sets, as a mask (bit r-1 for rank r)."""
+_SET_TOPS: dict[frozenset[int], tuple[int, ...]] = {}
+
+
+def set_tops(rules: Rules) -> tuple[int, ...]:
+    """By a line's ``set_mask``: the top bit of each 4-bit rank count (``Smazzata.ranks``) of
+    the ranks that may still open a set there (R26, R27). One table per ruleset's set ranks."""
+    table = _SET_TOPS.get(rules.set_ranks)
+    if table is None:
+        allowed = sum(1 << (r - 1) for r in rules.set_ranks)
+        table = _SET_TOPS[rules.set_ranks] = tuple(
+            _RANK_TOPS[allowed & ~mask] for mask in range(1 << 13)
+        )
+    return table
 
 
 def _open_runs(

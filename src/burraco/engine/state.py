@@ -99,6 +99,7 @@ class Smazzata:
         "rules",
         "seq",
         "set_mask",
+        "set_tops",
         "sizes",
         "solo_mode",
         "stall",
@@ -138,6 +139,8 @@ class Smazzata:
     was opened: what orders two lines' melds when they merge (3.5)."""
     set_mask: tuple[int, ...]
     """Per line, bit r-1 set when the line has a set of rank r (R27)."""
+    set_tops: tuple[int, ...]
+    """The ruleset's table of the ranks that may open a set by ``set_mask`` (movegen)."""
     taken: tuple[bool, ...]
     unplayed: tuple[tuple[Card, ...] | None, ...]
     known: list[dict[int, int]]
@@ -219,6 +222,7 @@ class Smazzata:
         self.melds = [() for _ in range(lines)]
         self.opened = [() for _ in range(lines)]
         self.set_mask = (0,) * lines
+        self.set_tops = movegen.set_tops(rules)
         self.taken = (False,) * lines
         self.unplayed = (None,) * n
         self.known = [{} for _ in range(n)]
@@ -259,6 +263,7 @@ class Smazzata:
         new.melds = self.melds[:]
         new.opened = self.opened[:]
         new.set_mask = self.set_mask
+        new.set_tops = self.set_tops
         new.taken = self.taken
         new.unplayed = self.unplayed
         new.known = [k.copy() for k in self.known]

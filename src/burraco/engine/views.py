@@ -18,6 +18,7 @@ from .cards import CARDS, NUM_TYPES, Card, cards_of_counts, deck_counts
 from .deal import Deal, pozzetto_layout
 from .events import Drew, Event, PozzettoTaken
 from .melds import Meld
+from .movegen import set_tops
 from .rules import Rules
 from .state import Phase, Smazzata
 
@@ -291,6 +292,7 @@ def sample_state(view: SeatView, rng: random.Random) -> Smazzata:
     state.line_of = view.line_of
     state.melds = list(view.melds)
     state.opened = list(view.opened)
+    state.set_tops = set_tops(view.rules)
     state.set_mask = tuple(
         sum(1 << (rank - 1) for rank in {m.rank for m in line if m.is_set}) for line in view.melds
     )
