@@ -13,6 +13,7 @@ Every check returns either a result or a ``MeldError`` naming the rule that fail
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import islice
 from typing import Any, Final, NamedTuple
 
@@ -142,7 +143,7 @@ class Meld:
             self.akey = self.ident << 48 | 2
             self.shift = rank - 1
             self.free = 0
-            self.interest = sum(1 << (s * 13 + rank - 1) for s in range(4))
+            self.interest = _RANK_BITS[rank]
             self.accepts_wild = wild is None
             self.twin_twos = 0
         self.wild_kinds = 31 if self.accepts_wild else 0
@@ -289,6 +290,10 @@ class Meld:
         return self.wild is None and len(self) >= rules.burraco_min_length
 
 
+_RANK_BITS: Final = (0, *(sum(1 << (s * 13 + rank - 1) for s in range(4)) for rank in range(1, 14)))
+"""By rank, the bits of its four cards in a hand's card mask."""
+
+
 def _rebuild_meld(fields: tuple[int, int, int, int, tuple[Card, ...], Card | None]) -> Meld:
     kind, suit, rank, mask, naturals, wild = fields
     return Meld(kind, suit=suit, rank=rank, mask=mask, naturals=naturals, wild=wild)
@@ -330,7 +335,9 @@ def run_shape_ok(mask: int, wilds: int) -> bool:
     return count == span - 1
 
 
+@cache
 def run_natural_cards(suit: int, mask: int) -> tuple[Card, ...]:
+    """The natural cards of a run of ``suit`` holding the positions of ``mask``, low to high."""
     return tuple(position_card(suit, p) for p in _positions(mask))
 
 
