@@ -123,6 +123,8 @@ class Results:
     ratio: dict[int, Stat] = field(default_factory=dict)
     copy: dict[int, CopyCost] = field(default_factory=dict)
     gin_clone: CopyCost | None = None
+    warmup: dict[int, list[float]] = field(default_factory=dict)
+    """Per table size, smazzate per CPU second over each block of the warm-up (first to last)."""
     elapsed_s: float = 0.0
 
 
@@ -166,6 +168,26 @@ def play_smazzate_count(rules: Rules, rng: random.Random, count: int) -> int:
             state.apply(actions[int(rng.random() * len(actions))])
             decisions += 1
     return decisions
+
+
+WARMUP_BLOCK = 1000
+"""Smazzate per timed block of the warm-up."""
+
+
+def warm_up(rules: Rules, seed: str, count: int) -> list[float]:
+    """Play ``count`` smazzate; smazzate per CPU second over each block of WARMUP_BLOCK."""
+    rng = random.Random(seed)
+    rates = []
+    for start in range(0, count, WARMUP_BLOCK):
+        size = min(WARMUP_BLOCK, count - start)
+        cpu = time.process_time()
+        for i in range(start, start + size):
+            state = Smazzata.new(rules, rng=rng, first=i % rules.players)
+            while not state.is_over:
+                actions = state.legal_actions()
+                state.apply(actions[int(rng.random() * len(actions))])
+        rates.append(size / max(time.process_time() - cpu, 1e-9))
+    return rates
 
 
 def mid_game_smazzate(rules: Rules, seed: int, count: int) -> list[Smazzata]:
@@ -378,11 +400,13 @@ def run(args: argparse.Namespace) -> Results:
     rules = {players: burraco_rules(players) for players in TABLE_SIZES}
     game = load_gin_rummy()
 
-    # The engine memoises move-generation tables lazily: 200 smazzate bring a cold engine to
-    # within ~10% of its steady speed, 1000 to within ~5%.
+    # The engine memoises move-generation candidates lazily, so a cold engine is slower: the
+    # warm-up is timed in blocks, and the measured repeats start once it is done.
     log(f"warm-up: {args.warmup} smazzate per table size, {args.warmup // 10} gin rummy games")
     for players in TABLE_SIZES:
-        play_smazzate_count(rules[players], random.Random(f"warmup-{players}"), args.warmup)
+        results.warmup[players] = warm_up(rules[players], f"warmup-{players}", args.warmup)
+        blocks = ", ".join(f"{r:,.0f}" for r in results.warmup[players])
+        log(f"warm-up {players}p, smazzate/s by block of {WARMUP_BLOCK}: {blocks}")
     warm = random.Random("warmup-gin")
     for _ in range(args.warmup // 10):
         play_gin_game(game, warm)
@@ -557,6 +581,12 @@ def detail_lines(results: Results) -> list[str]:
             f"{results.gin.decisions_per_game:.1f} player decisions per game "
             f"(chance nodes sampled, timed, not counted); {cpu_text(results.gin)}"
         )
+    for order, (players, blocks) in enumerate(results.warmup.items()):
+        start = "from a cold engine" if order == 0 else "after the warm-up above"
+        lines.append(
+            f"- Warm-up {players}p, smazzate per CPU second by block of {WARMUP_BLOCK:,} {start}:"
+            f" {', '.join(f'{r:,.0f}' for r in blocks)}"
+        )
     costs = [(f"`Smazzata.copy()` {p}p", c) for p, c in results.copy.items()]
     if results.gin_clone is not None:
         costs.append(("gin rummy `State.clone()`", results.gin_clone))
@@ -641,7 +671,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--seconds", type=float, default=2.0, help="minimum length of a repeat (default 2 s)"
     )
     parser.add_argument(
-        "--warmup", type=int, default=1000, help="warm-up smazzate per table size (default 1000)"
+        "--warmup", type=int, default=5000, help="warm-up smazzate per table size (default 5000)"
     )
     parser.add_argument("--seed", type=int, default=2024, help="seed of the random players")
     parser.add_argument("--copy-states", type=int, default=64, help="mid-game states to copy")
