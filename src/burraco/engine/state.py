@@ -766,22 +766,8 @@ class Smazzata:
         return [LineFormed(keep, tuple(pair))]
 
     def _do_discard(self, seat: int, card: Card) -> list[Event]:
-        # _remove, inlined: a discard is the most frequent action of all
-        hand = self.hands[seat]
-        held = hand[card] - 1
-        hand[card] = held
-        if held == 0:
-            self.present[seat] &= _CLEAR[card]
-        elif held == 1:
-            self.double[seat] &= _CLEAR[card]
-        self.ranks[seat] -= _RANK_UNIT[card]
-        size = self.sizes[seat] = self.sizes[seat] - 1
-        known = self.known[seat]
-        if card in known:  # a card the others knew of (picked up from the pile) has left
-            if known[card] == 1:
-                del known[card]
-            else:
-                known[card] -= 1
+        self._remove(seat, card)
+        size = self.sizes[seat]
         self.pile.append(card)
         events: list[Event] = [_new(Discarded, (seat, card))]
         rules = self.rules
