@@ -78,7 +78,7 @@ class Meld:
     """What legal attaches depend on, packed in an int (kind, suit or rank, naturals, wild)."""
     akey: int
     """``ident`` shifted left, with room below where the move generator packs the hand's side
-    of an attach memo key (23 bits for a run, 43 for a set, with its tag)."""
+    of an attach memo key: 23 bits for a run; 48 for a set, whose lowest two hold its tag (2)."""
     shift: int
     """How far to shift the hand's card mask to bring this meld's cards to bit 0: 13 x suit for
     a run, rank - 1 for a set."""

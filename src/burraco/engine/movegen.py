@@ -184,17 +184,25 @@ def legal_actions(state: Smazzata) -> list[Action]:
     seat = state.current
     if phase == 1:
         actions = meld_actions(state)
-        if state.sizes[seat] > 1 and not state.rules.pickup_requires_meld:
-            # Every card type held is a discard (``compress`` picks them by the counts), except
-            # the card picked up alone (R17).
-            actions += compress(_DISCARD[seat], state.hands[seat])
-            lock = state.lock
-            if lock >= 0:
-                copies = state.hands[seat][lock]
-                if copies and state._locked(copies, state.lock_in_hand):
+        # The discards: one per card type held, in card order (``compress`` picks them by the
+        # counts); none before the meld a pick-up must be followed by (3.7).
+        if not (state.rules.pickup_requires_meld and state.acquired == PICKUP and not state.melded):
+            hand = state.hands[seat]
+            size = state.sizes[seat]
+            if size > 1:
+                actions += compress(_DISCARD[seat], hand)
+                # Only the card picked up alone can be barred (R17): every other discard is legal.
+                lock = state.lock
+                if lock >= 0 and hand[lock] and state._locked(hand[lock], state.lock_in_hand):
                     actions.remove(_DISCARD[seat][lock])
-        else:
-            actions += discard_actions(state)
+            else:  # the last card: it may take the pozzetto or close (R48, R55)
+                problem = state._discard_problem
+                lock_in_hand = state.lock_in_hand
+                actions += [
+                    a
+                    for a in compress(_DISCARD[seat], hand)
+                    if problem(seat, a.cards[0], hand[a.cards[0]], size, lock_in_hand) is None
+                ]
     elif phase == 0:
         pile = state.pile
         if len(pile) > 1 and state.stock and not state.rules.pickup_requires_meld:
@@ -209,29 +217,6 @@ def legal_actions(state: Smazzata) -> list[Action]:
         actions = []
     state.last_legal = tuple(actions)
     return actions
-
-
-def discard_actions(state: Smazzata) -> list[Action]:
-    seat = state.current
-    if state.rules.pickup_requires_meld and state.acquired == PICKUP and not state.melded:
-        return []
-    # One discard per card type held, in card order: ``compress`` picks them by the counts.
-    out = list(compress(_DISCARD[seat], state.hands[seat]))
-    size = state.sizes[seat]
-    lock = state.lock
-    if size > 1:
-        # Only the card picked up alone can be barred (R17): every other discard is legal.
-        if lock >= 0:
-            copies = state.hands[seat][lock]
-            if copies and state._locked(copies, state.lock_in_hand):
-                out.remove(_DISCARD[seat][lock])
-        return out
-    hand = state.hands[seat]
-    lock_in_hand = state.lock_in_hand
-    problem = state._discard_problem
-    return [
-        a for a in out if problem(seat, a.cards[0], hand[a.cards[0]], size, lock_in_hand) is None
-    ]
 
 
 def meld_actions(state: Smazzata) -> list[Action]:
