@@ -167,7 +167,11 @@ def test_absent_player_is_replaced_then_comes_back(
             answer = await a.until(lambda m: m["type"] in ("synced", "snapshot"))
             if answer["type"] == "synced":
                 resent = [m for _, m in a.sessions[-1].received if m["type"] == "event"]
-                assert resent[0]["kind"] == "away" and resent[-1]["kind"] == "back"
+                # The notice that A left races B's answer to A's last move (A's socket closing
+                # against B's action): either may come first, both must be resent, in order.
+                assert [m["seq"] for m in resent] == list(range(last + 1, last + 1 + len(resent)))
+                notices = [m["kind"] for m in resent if m["kind"] in ("away", "back")]
+                assert notices == ["away", "back"] and resent[-1]["kind"] == "back"
             await a.play(timeout=SCENARIO_SECONDS)
 
         await run(played, script, players=[b])

@@ -131,6 +131,43 @@ def test_a_sit_and_go_on_the_tournament_page(pages: Pages) -> None:
     page.wait_for_selector('.tour-status[data-status="finished"]')
 
 
+def test_a_push_keeps_the_partner_name_being_typed(pages: Pages) -> None:
+    """The page redraws on every push: the partner's name typed in the pairs form, and the focus,
+    must survive it (a guest registering elsewhere sends one)."""
+    page = pages.new()
+    driver.guest(page)
+    page.wait_for_selector(".lobby-screen")
+    page.locator('[data-cmd="tournaments"]').click()
+    page.wait_for_selector(".tournaments-screen")
+    create_sitgo(page, "Coppie in corso", kind="pairs", size=8)
+    screen = page.locator(".tournament-screen")
+    field = page.locator('input[name="partner"]')
+    field.click()
+    field.type("Nessu")
+    pushes = int(screen.get_attribute("data-pushes") or 0)
+    # Another pair registers: the server pushes the tournament to every watcher.
+    other, partner = pages.new(), pages.new()
+    driver.guest(partner)
+    partner.wait_for_selector(".lobby-screen")
+    partner_name = partner.locator(".user-name").inner_text().split()[-1]
+    driver.guest(other)
+    other.wait_for_selector(".lobby-screen")
+    other.goto(page.url)
+    other.locator('input[name="partner"]').fill(partner_name)
+    other.locator('[data-cmd="register"]').click()
+    other.wait_for_selector('[data-cmd="unregister"]')
+    page.wait_for_function(
+        "n => Number(document.querySelector('.tournament-screen').dataset.pushes || 0) > n",
+        arg=pushes,
+    )
+    page.wait_for_selector(".tour-entrant-list li")
+    assert field.input_value() == "Nessu"
+    assert page.evaluate("document.activeElement.getAttribute('name')") == "partner"
+    field.type("no")
+    page.locator('[data-cmd="register"]').click()
+    page.wait_for_selector(".notice.warn:has-text('Non c')")
+
+
 def test_partial_elimination_t21_from_the_form(pages: Pages) -> None:
     page = pages.new()
     driver.guest(page)

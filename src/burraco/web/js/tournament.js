@@ -295,6 +295,7 @@ export class TournamentScreen {
     this.myTable = null;
     this.botLevel = "greedy";
     this.botCount = 1;
+    this.partnerName = "";
     this.conn = null;
   }
 
@@ -352,6 +353,9 @@ export class TournamentScreen {
 
   render() {
     const tour = this.tour;
+    // Every push redraws the page: what the player is typing (kept in this.partnerName, ...)
+    // must survive it, and so must the focus.
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.getAttribute("name") : null;
     replace(this.root,
       topbar(this.ctx, tour ? tour.name : t("tour.title")),
       h("div", { class: "tour-grid" },
@@ -361,6 +365,10 @@ export class TournamentScreen {
         tour ? this.body(tour) : h("p", { class: "muted", text: t("app.loading") }),
       ),
     );
+    if (focused) {
+      const again = this.root.querySelector(`[name="${focused}"]`);
+      if (again) again.focus();
+    }
   }
 
   body(tour) {
@@ -420,10 +428,19 @@ export class TournamentScreen {
     }
     else {
       const pairs = tour.settings.kind === "pairs";
-      const partner = pairs ? h("input", { name: "partner", maxlength: "24", placeholder: t("tour.partner"), "aria-label": t("tour.partner") }) : null;
+      const partner = pairs
+        ? h("input", {
+          name: "partner", maxlength: "24", value: this.partnerName, placeholder: t("tour.partner"), "aria-label": t("tour.partner"),
+          oninput: (e) => { this.partnerName = e.target.value; },
+        })
+        : null;
       actions.push(partner, h("button", {
         type: "button", class: "btn primary", dataset: { cmd: "register" },
-        onclick: () => this.act(() => tournamentApi.register(this.id, partner ? partner.value.trim() : null)),
+        onclick: () => this.act(async () => {
+          const registered = await tournamentApi.register(this.id, pairs ? this.partnerName.trim() : null);
+          this.partnerName = "";
+          return registered;
+        }),
       }, t(pairs ? "tour.register_pair" : "tour.register")));
     }
     if (tour.registration_open && this.ctx.user && tour.created_by === this.ctx.user.id) {
