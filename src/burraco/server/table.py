@@ -770,7 +770,6 @@ class TableActor:
         names = [
             s.name or (f"bot {s.bot}" if s.bot else f"seat {i}") for i, s in enumerate(self.seats)
         ]
-        record = self.record(names, timed_out_seat=timed_out_seat)
         result: dict[str, Any] = {
             "totals": list(match.totals),
             "winner": match.winner,
@@ -786,22 +785,48 @@ class TableActor:
         elif match.sides == 2 and self.rules.smazzate in (2, 3, 4):
             rs = match.round_score()
             result |= {"mp": list(rs.mp), "vp": list(rs.vp)}
-        await self.hub.store.log_match(
-            self.id,
-            self.match_no,
-            players=names,
-            totals=list(match.totals),
-            winner=result["winner"],
-            ended=ended,
-            record=write_record(record),
-        )
+        text = self._record_text(names, timed_out_seat=timed_out_seat)
+        if text is not None:
+            await self.hub.store.log_match(
+                self.id,
+                self.match_no,
+                players=names,
+                totals=list(match.totals),
+                winner=result["winner"],
+                ended=ended,
+                record=text,
+            )
         await self.hub.store.set_status(self.id, "finished")
         self._publish("match_end", result)
         self.hub.bots.forget_table(self.id)
         self.hub.table_finished(self, result)
         self._arm_eviction()
 
-    def record(self, names: list[str], *, timed_out_seat: int | None) -> Record:
+    def _record_text(self, names: list[str], *, timed_out_seat: int | None) -> str | None:
+        """The finished match's record as text; a failure to write it never leaves the table
+        playing for ever (issue 19, H1). The failure is logged with its traceback; the record
+        is then written without its ``[meta]`` (the server's own notes: clock, fairness), and
+        if even that fails the match ends without a stored record (``/record`` answers 404)."""
+        try:
+            return write_record(self.record(names, timed_out_seat=timed_out_seat))
+        except Exception:
+            log.exception(
+                "table %s: the record of match %d could not be written; storing it without [meta]",
+                self.id,
+                self.match_no,
+            )
+        try:
+            return write_record(self.record(names, timed_out_seat=timed_out_seat, meta=False))
+        except Exception:
+            log.exception(
+                "table %s: the record of match %d could not be written at all; the match ends "
+                "without a stored record",
+                self.id,
+                self.match_no,
+            )
+        return None
+
+    def record(self, names: list[str], *, timed_out_seat: int | None, meta: bool = True) -> Record:
         hands = list(self.hands)
         state = self.state
         if (
@@ -817,7 +842,7 @@ class TableActor:
                     timeout=timed_out_seat,
                 )
             )
-        meta: dict[str, Any] = {
+        notes: dict[str, Any] = {
             "site": "burraco server",
             "table": self.id,
             "match": self.match_no,
@@ -827,16 +852,18 @@ class TableActor:
             ],
         }
         if self.control is not None:
-            meta["clock"] = {
-                "round_seconds": self.control.round_seconds,
-                "hand_seconds": self.control.hand_seconds,
-            }
+            # A chess clock without a turn timer is valid (T5-T10 without T11-T12): a record
+            # has no null, so an absent timer is an absent key, not a None (issue 19, H1).
+            clock: dict[str, float] = {"round_seconds": self.control.round_seconds}
+            if self.control.hand_seconds is not None:
+                clock["hand_seconds"] = self.control.hand_seconds
+            notes["clock"] = clock
         return Record(
             rules=self.rules.name,
             players=tuple(names),
             hands=tuple(hands),
             options={k: v for k, v in options_of(self.rules).items() if v is not None},
-            meta=meta,
+            meta=notes if meta else {},
         )
 
     # ------------------------------------------------------------------- timers and bots

@@ -1,0 +1,114 @@
+"""A match always ends: its record is stored, ``match_end`` goes out and the table is finished
+(issue 19, H1). Driven in process (``inprocess.py``): two bots play the whole match."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from burraco.engine.errors import RecordError
+from burraco.engine.record import read_record, replay
+from burraco.server import table as table_module
+
+from .inprocess import InProcess, running_app
+
+BOTS = {"0": "heuristic", "1": "greedy"}
+
+
+async def _bot_match(app: InProcess, **body: Any) -> str:
+    user = await app.guest()
+    answer = await app.http.post(
+        "/api/tables",
+        json={"players": 2, "smazzate": 1, "seat": None, "bots": BOTS, "between_smazzate": 0}
+        | body,
+        headers=user,
+    )
+    assert answer.status_code == 201, answer.text
+    table: str = answer.json()["id"]
+
+    async def finished() -> bool:
+        # The store's status: it is written after the record, when the match has ended (the
+        # actor's own status turns to finished as soon as the end begins).
+        stored = await app.hub.store.table(table)
+        return stored is not None and stored.status == "finished"
+
+    await app.until(finished)
+    return table
+
+
+def test_a_chess_clock_without_turn_timer_ends_with_its_record(tmp_path: Path) -> None:
+    """T5-T10 without T11-T12 (``round_seconds`` alone, documented as valid): the record's
+    ``[meta] clock`` has no ``hand_seconds`` key and the match is stored and replayable."""
+
+    async def scenario() -> tuple[str, str]:
+        async with running_app(tmp_path) as app:
+            table = await _bot_match(app, round_seconds=600)
+            record = await app.http.get(f"/api/tables/{table}/record")
+            assert record.status_code == 200, record.text
+            replay = await app.http.get(f"/api/tables/{table}/replay")
+            assert replay.status_code == 200, replay.text
+            matches = (await app.http.get("/api/matches")).json()
+            assert [m["table"] for m in matches] == [table]
+            return table, record.text
+
+    table, text = asyncio.run(scenario())
+    record = read_record(text)
+    assert record.meta["clock"] == {"round_seconds": 600.0}
+    assert record.meta["table"] == table
+    assert len(record.hands) == 1 and record.hands[0].result is not None
+    assert replay(record).error is None
+
+
+def test_a_record_that_cannot_be_written_still_ends_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """If the full record cannot be written, the error is logged with its traceback and the
+    record is stored without its ``[meta]``; if even that fails, the match ends (status
+    finished, ``match_end`` published) with no stored record, and ``/record`` answers 404."""
+    real = table_module.write_record
+    failures: list[bool] = []
+
+    def with_meta_fails(record: Any) -> str:
+        if record.meta:
+            failures.append(True)
+            raise RecordError("cannot write this meta")
+        return real(record)
+
+    async def meta_fails() -> str:
+        async with running_app(tmp_path / "a") as app:
+            table = await _bot_match(app)
+            record = await app.http.get(f"/api/tables/{table}/record")
+            assert record.status_code == 200, record.text
+            return record.text
+
+    monkeypatch.setattr(table_module, "write_record", with_meta_fails)
+    with caplog.at_level(logging.ERROR, logger="burraco.table"):
+        text = asyncio.run(meta_fails())
+    assert failures, "the full record was tried first"
+    record = read_record(text)
+    assert dict(record.meta) == {}
+    assert replay(record).error is None
+    assert any("could not be written" in r.getMessage() and r.exc_info for r in caplog.records)
+
+    def always_fails(record: Any) -> str:
+        raise RecordError("cannot write this record")
+
+    async def all_fails() -> None:
+        async with running_app(tmp_path / "b") as app:
+            table = await _bot_match(app)
+            record = await app.http.get(f"/api/tables/{table}/record")
+            assert record.status_code == 404
+            assert record.json()["error"] == "no_record"
+            actor = await app.hub.table(table)
+            assert actor.status == "finished"
+            assert await app.hub.store.match_record(table, 1) is None
+
+    caplog.clear()
+    monkeypatch.setattr(table_module, "write_record", always_fails)
+    with caplog.at_level(logging.ERROR, logger="burraco.table"):
+        asyncio.run(all_fails())
+    assert any("could not be written at all" in r.getMessage() for r in caplog.records)
