@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from burraco.engine.errors import RecordError
-from burraco.engine.record import read_record, replay
-from burraco.server import table as table_module
+from burraco.engine.record import read_record, replay, write_record
 
 from .inprocess import InProcess, running_app
 
@@ -69,7 +68,7 @@ def test_a_record_that_cannot_be_written_still_ends_the_match(
     """If the full record cannot be written, the error is logged with its traceback and the
     record is stored without its ``[meta]``; if even that fails, the match ends (status
     finished, ``match_end`` published) with no stored record, and ``/record`` answers 404."""
-    real = table_module.write_record
+    real = write_record
     failures: list[bool] = []
 
     def with_meta_fails(record: Any) -> str:
@@ -85,7 +84,7 @@ def test_a_record_that_cannot_be_written_still_ends_the_match(
             assert record.status_code == 200, record.text
             return record.text
 
-    monkeypatch.setattr(table_module, "write_record", with_meta_fails)
+    monkeypatch.setattr("burraco.server.table.write_record", with_meta_fails)
     with caplog.at_level(logging.ERROR, logger="burraco.table"):
         text = asyncio.run(meta_fails())
     assert failures, "the full record was tried first"
@@ -108,7 +107,7 @@ def test_a_record_that_cannot_be_written_still_ends_the_match(
             assert await app.hub.store.match_record(table, 1) is None
 
     caplog.clear()
-    monkeypatch.setattr(table_module, "write_record", always_fails)
+    monkeypatch.setattr("burraco.server.table.write_record", always_fails)
     with caplog.at_level(logging.ERROR, logger="burraco.table"):
         asyncio.run(all_fails())
     assert any("could not be written at all" in r.getMessage() for r in caplog.records)
