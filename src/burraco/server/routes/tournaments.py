@@ -16,8 +16,8 @@ from pydantic import BaseModel, Field
 
 from burraco.store import Store, UserInfo
 
-from . import auth
-from .tournaments import TournamentError, TournamentManager, TournamentSettings
+from .. import auth
+from ..tournaments import TournamentError, TournamentManager, TournamentSettings
 
 
 class NewTournament(BaseModel):
