@@ -1,0 +1,88 @@
+"""Accounts over HTTP: register, log in, play as a guest, log out, who am I."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request, Response
+from pydantic import BaseModel, Field
+
+from burraco.store import UserInfo
+
+from .. import auth
+from .deps import CurrentUser, HubDep, limit_logins, session_token
+from .models import LoginOut, UserOut, answers, user_out
+
+SESSION_SECONDS = 30 * 24 * 3600
+"""How long the browser keeps the session cookie."""
+
+
+class Credentials(BaseModel):
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=256)
+
+
+def _session_response(response: Response, user: UserInfo, token: str, *, secure: bool) -> LoginOut:
+    response.set_cookie(
+        auth.SESSION_COOKIE,
+        token,
+        max_age=SESSION_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+    )
+    return LoginOut(user=user_out(user), token=token)
+
+
+async def register(
+    body: Credentials, request: Request, response: Response, hub: HubDep
+) -> LoginOut:
+    limit_logins(request)
+    user = await auth.register(hub.store, body.name, body.password)
+    token = await hub.store.create_session(user.id)
+    return _session_response(response, user, token, secure=hub.config.secure_cookies)
+
+
+async def login(body: Credentials, request: Request, response: Response, hub: HubDep) -> LoginOut:
+    limit_logins(request, body.name)
+    user = await auth.login(hub.store, body.name, body.password)
+    token = await hub.store.create_session(user.id)
+    return _session_response(response, user, token, secure=hub.config.secure_cookies)
+
+
+async def guest(request: Request, response: Response, hub: HubDep) -> LoginOut:
+    limit_logins(request)
+    user = await auth.guest(hub.store)
+    token = await hub.store.create_session(user.id, days=2)
+    return _session_response(response, user, token, secure=hub.config.secure_cookies)
+
+
+async def logout(request: Request, response: Response, hub: HubDep) -> None:
+    token = session_token(request.headers.get("authorization"), request.cookies)
+    if token:
+        await hub.store.delete_session(token)
+    response.delete_cookie(auth.SESSION_COOKIE)
+
+
+async def me(user: CurrentUser) -> UserOut:
+    return user_out(user)
+
+
+def install(app: FastAPI) -> None:
+    """Add this area's routes to ``app`` (directly: see the package's doc)."""
+    app.add_api_route(
+        "/api/register",
+        register,
+        methods=["POST"],
+        status_code=201,
+        responses=answers(None, 400, 409, 429),
+        tags=["accounts"],
+    )
+    app.add_api_route(
+        "/api/login", login, methods=["POST"], responses=answers(None, 401, 429), tags=["accounts"]
+    )
+    app.add_api_route(
+        "/api/guest", guest, methods=["POST"], responses=answers(None, 429), tags=["accounts"]
+    )
+    app.add_api_route("/api/logout", logout, methods=["POST"], status_code=204, tags=["accounts"])
+    app.add_api_route(
+        "/api/me", me, methods=["GET"], responses=answers(None, 401), tags=["accounts"]
+    )

@@ -1,0 +1,67 @@
+"""What the routes share: the hub, the logged-in user (session cookie or bearer token) and the
+login limiter (``app.state.login_limiter``, made by ``create_app``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+
+from burraco.store import Store, UserInfo
+
+from .. import auth
+from ..hub import Hub
+from ..ratelimit import RateLimiter
+
+
+def hub_of(connection: HTTPConnection) -> Hub:
+    """The process's hub (made by the app's lifespan)."""
+    found: Hub = connection.app.state.hub
+    return found
+
+
+HubDep = Annotated[Hub, Depends(hub_of)]
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header."""
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
+def session_token(authorization: str | None, cookies: dict[str, str]) -> str | None:
+    """A request's session token: the bearer token, else the session cookie."""
+    return bearer(authorization) or cookies.get(auth.SESSION_COOKIE)
+
+
+async def user_from(
+    authorization: str | None, cookies: dict[str, str], store: Store, query_token: str | None = None
+) -> UserInfo | None:
+    """The user of a session token (given in the query, a header or the cookie), if any."""
+    token = query_token or session_token(authorization, cookies)
+    if not token:
+        return None
+    return await store.session_user(token)
+
+
+async def current_user(request: Request) -> UserInfo:
+    """The logged-in user, from the session cookie or an ``Authorization: Bearer`` token."""
+    store = hub_of(request).store
+    user = await user_from(request.headers.get("authorization"), request.cookies, store)
+    if user is None:
+        raise auth.AuthError("not_authenticated", "log in first")
+    return user
+
+
+CurrentUser = Annotated[UserInfo, Depends(current_user)]
+
+
+def limit_logins(request: Request, name: str | None = None) -> None:
+    """Refuse (``rate_limited``) a login attempt over the limit of its address or its name."""
+    limiter: RateLimiter = request.app.state.login_limiter
+    address = request.client.host if request.client else "?"
+    keys = [f"ip:{address}"] + ([f"name:{auth.name_key(name)}"] if name else [])
+    if not all(limiter.allow(key) for key in keys):
+        raise auth.AuthError("rate_limited", "too many attempts; wait a minute")

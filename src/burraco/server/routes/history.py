@@ -1,0 +1,84 @@
+"""Finished matches over HTTP: the record (TOML), its replay by the engine, the list."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import PlainTextResponse
+
+from burraco.engine.errors import RecordError
+from burraco.errors import ErrorCode
+
+from .. import errors
+from ..replay import replay_json
+from .deps import HubDep, current_user
+from .models import ERROR_SCHEMA, MatchOut, answers
+
+
+async def record(table_id: str, hub: HubDep, match: int = 1) -> Response:
+    text = await hub.store.match_record(table_id, match)
+    if text is None:
+        return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
+    return PlainTextResponse(
+        text,
+        media_type="application/toml",
+        headers={"Content-Disposition": f'attachment; filename="burraco-{table_id}-{match}.toml"'},
+    )
+
+
+async def replay(table_id: str, hub: HubDep, match: int = 1) -> Any:
+    """The finished match replayed by the engine: per smazzata, the public view after the
+    deal and after each action, with every seat's hand (the match is over)."""
+    text = await hub.store.match_record(table_id, match)
+    if text is None:
+        return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
+    try:
+        return await asyncio.to_thread(replay_json, text)
+    except RecordError as error:
+        return errors.refusal(ErrorCode.BAD_RECORD, str(error))
+
+
+async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dict[str, Any]]:
+    name = (await current_user(request)).name if mine else None
+    rows = await hub.store.matches(user_name=name)
+    return [
+        {
+            "table": r.table_id,
+            "match": r.match_no,
+            "finished_at": r.finished_at.isoformat(),
+            "players": r.players,
+            "totals": r.totals,
+            "winner": r.winner,
+            "ended": r.ended,
+        }
+        for r in rows
+    ]
+
+
+def install(app: FastAPI) -> None:
+    """Add this area's routes to ``app`` (directly: see the package's doc)."""
+    app.add_api_route(
+        "/api/tables/{table_id}/record",
+        record,
+        methods=["GET"],
+        response_class=PlainTextResponse,
+        responses={
+            200: {"content": {"application/toml": {"schema": {"type": "string"}}}},
+            404: {
+                "description": "No finished match there",
+                "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}},
+            },
+        },
+        tags=["history"],
+    )
+    app.add_api_route("/api/tables/{table_id}/replay", replay, methods=["GET"], tags=["history"])
+    app.add_api_route(
+        "/api/matches",
+        matches,
+        methods=["GET"],
+        response_model=None,
+        responses=answers(None, 401) | {200: {"model": list[MatchOut]}},
+        tags=["history"],
+    )

@@ -1,0 +1,202 @@
+"""The lobby over HTTP: list and create tables, look at one, sit, stand, cancel, seat bots,
+rematch. Each command runs on the table's actor, whose answer is the table's info."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel, Field
+
+from burraco.bots import BOT_LEVELS
+from burraco.bots.registry import parse_spec
+
+from ..hub import Hub
+from ..table import TableError
+from ..tableconfig import TableConfig
+from .deps import CurrentUser, HubDep
+from .models import LobbyTableOut, TableOut, answers
+
+MAX_BOT_SECONDS = 5.0
+"""The longest a bot seated from the lobby may think per move (``search:seconds=S``)."""
+
+
+class NewTable(BaseModel):
+    rules: str = "italian"
+    players: int = Field(2, ge=2, le=4)
+    target: int | None = Field(None, ge=100, le=10005)
+    smazzate: int | None = Field(None, ge=1, le=20)
+    options: dict[str, Any] = Field(default_factory=dict)
+    round_seconds: float | None = None
+    hand_seconds: float | None = None
+    public: bool = True
+    between_smazzate: float = 4.0
+    seat: int | None = Field(0, description="Sit here at once (None: create without sitting)")
+    bots: dict[int, str] = Field(
+        default_factory=dict, description="Seats to fill with bots at once: seat -> level"
+    )
+
+
+class SeatRequest(BaseModel):
+    seat: int = Field(ge=0, le=3)
+
+
+class BotRequest(BaseModel):
+    seat: int = Field(ge=0, le=3)
+    level: str | None = Field(description="A bot level, or null to remove the seat's bot")
+
+
+async def table_command(hub: Hub, table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+    """Run a lobby command on a table's actor; its answer is the table's info."""
+    actor = await hub.table(table_id)
+    answer: dict[str, Any] = await actor.call(kind, data=data)
+    return answer
+
+
+async def tables(hub: HubDep) -> list[dict[str, Any]]:
+    return hub.lobby()
+
+
+async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    settings = TableConfig(
+        rules=body.rules,
+        players=body.players,
+        target=body.target,
+        smazzate=body.smazzate,
+        options=body.options,
+        round_seconds=body.round_seconds,
+        hand_seconds=body.hand_seconds,
+        public=body.public,
+        between_smazzate=body.between_smazzate,
+    )
+    if body.seat is not None and not 0 <= body.seat < body.players:
+        raise TableError("no_such_seat", f"there is no seat {body.seat}")
+    for seat, level in body.bots.items():
+        check_bot(level)
+        if not 0 <= seat < body.players or seat == body.seat:
+            raise TableError("no_such_seat", f"seat {seat} cannot take a bot")
+    actor = await hub.create_table(user, settings, seat=body.seat)
+    info: dict[str, Any] = actor.info_json()
+    for seat, level in sorted(body.bots.items()):
+        info = await actor.call("bot", data={"user": user, "seat": seat, "level": level})
+    return info
+
+
+async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
+    return (await hub.table(table_id)).info_json()
+
+
+async def sit(table_id: str, body: SeatRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    return await table_command(hub, table_id, "sit", user=user, seat=body.seat)
+
+
+async def stand(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    return await table_command(hub, table_id, "stand", user=user)
+
+
+async def cancel(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    return await table_command(hub, table_id, "cancel", user=user)
+
+
+async def bot(table_id: str, body: BotRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    if body.level is not None:
+        check_bot(body.level)
+    return await table_command(hub, table_id, "bot", user=user, seat=body.seat, level=body.level)
+
+
+async def rematch(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    return await table_command(hub, table_id, "rematch", user=user)
+
+
+def check_bot(level: str) -> None:
+    """A bot level the lobby may seat: a known level, never an outside program (``cmd:``), and
+    no options but a bounded thinking time (other options, such as a number of iterations,
+    could make a bot think without end in the shared worker processes)."""
+    try:
+        name, options = parse_spec(level)
+    except ValueError:
+        name, options = "", {}
+    if name not in BOT_LEVELS or name == "cmd" or len(level) > 64:
+        raise TableError("no_such_bot", f"unknown bot level {level[:64]!r}")
+    seconds = options.pop("seconds", None)
+    if options or (
+        seconds is not None
+        and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 < seconds <= MAX_BOT_SECONDS
+        )
+    ):
+        raise TableError(
+            "no_such_bot",
+            f"a bot level takes no options but seconds (at most {MAX_BOT_SECONDS:g})",
+        )
+
+
+def install(app: FastAPI) -> None:
+    """Add this area's routes to ``app`` (directly: see the package's doc)."""
+    app.add_api_route(
+        "/api/tables",
+        tables,
+        methods=["GET"],
+        response_model=None,
+        responses={200: {"model": list[LobbyTableOut]}},
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables",
+        create,
+        methods=["POST"],
+        status_code=201,
+        response_model=None,
+        responses=answers(TableOut, 401, 409, 422, 429, status=201),
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables/{table_id}",
+        table,
+        methods=["GET"],
+        response_model=None,
+        responses=answers(TableOut, 404),
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables/{table_id}/sit",
+        sit,
+        methods=["POST"],
+        response_model=None,
+        responses=answers(TableOut, 401, 404, 409),
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables/{table_id}/stand",
+        stand,
+        methods=["POST"],
+        response_model=None,
+        responses=answers(TableOut, 401, 404, 409),
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables/{table_id}/cancel",
+        cancel,
+        methods=["POST"],
+        response_model=None,
+        responses=answers(TableOut, 401, 403, 404, 409),
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables/{table_id}/bots",
+        bot,
+        methods=["POST"],
+        response_model=None,
+        responses=answers(TableOut, 401, 403, 404, 409),
+        tags=["lobby"],
+    )
+    app.add_api_route(
+        "/api/tables/{table_id}/rematch",
+        rematch,
+        methods=["POST"],
+        response_model=None,
+        responses=answers(TableOut, 401, 403, 404, 409),
+        tags=["lobby"],
+    )

@@ -1,0 +1,202 @@
+"""The WebSocket endpoint for play (``/ws``, docs/protocol.md): who connects (token or cookie,
+with the cross-site check), the per-connection message bucket, the read loop, the dispatch of
+each decoded message to its table or tournament, and the writer that drains the outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from burraco.errors import ServiceError
+from burraco.store import UserInfo
+
+from .. import errors
+from ..config import ServerConfig
+from ..connection import Connection
+from ..hub import Hub
+from ..protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    Chat,
+    ErrorCode,
+    Join,
+    Leave,
+    Ping,
+    ProtocolError,
+    UnwatchTournament,
+    WatchTournament,
+    decode,
+    encode,
+)
+from ..ratelimit import Bucket
+from ..table import TableError
+from ..tournaments import TournamentError
+from .deps import HubDep, bearer, user_from
+
+log = logging.getLogger("burraco.server")
+
+
+async def websocket(socket: WebSocket, hub: HubDep) -> None:
+    await serve_socket(socket, hub, hub.config)
+
+
+def _cross_origin_cookie(socket: WebSocket) -> bool:
+    """True when a browser page of another origin opens the socket with the session cookie.
+
+    Browsers send cookies with WebSocket handshakes and do not apply the same-origin policy to
+    them, so the server checks ``Origin`` (cross-site WebSocket hijacking). Tokens sent in the
+    header or the query are not ambient and need no check; nor do programs (no ``Origin``)."""
+    if socket.query_params.get("token") or bearer(socket.headers.get("authorization")):
+        return False
+    origin = socket.headers.get("origin")
+    if not origin:
+        return False
+    hosts = {socket.headers.get("host"), socket.headers.get("x-forwarded-host")} - {None}
+    return urlsplit(origin).netloc.lower() not in {str(host).lower() for host in hosts}
+
+
+async def _socket_user(socket: WebSocket, hub: Hub) -> UserInfo | None:
+    user = await user_from(
+        socket.headers.get("authorization"),
+        socket.cookies,
+        hub.store,
+        socket.query_params.get("token"),
+    )
+    if user is not None and _cross_origin_cookie(socket):
+        return None  # a page of another site may not play with the visitor's cookie
+    return user
+
+
+async def _open(socket: WebSocket, hub: Hub, config: ServerConfig) -> Connection | None:
+    """Accept the socket and make its connection, or close it (4401, 4429) and say None."""
+    user = await _socket_user(socket, hub)
+    # Accept before closing: a close before the handshake is an HTTP 403 to the client, and a
+    # browser cannot read it; the close code 4401 says what to do (log in).
+    await socket.accept()
+    if user is None:
+        await socket.close(
+            code=errors.close_code(ErrorCode.NOT_AUTHENTICATED), reason="not authenticated"
+        )
+        return None
+    conn = hub.connect(user)
+    if conn is None:
+        await socket.close(
+            code=errors.close_code(ErrorCode.TOO_MANY_SOCKETS),
+            reason=f"too many connections: at most {config.max_sockets_per_user} per account",
+        )
+        return None
+    conn.send(
+        encode(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "user": {"id": user.id, "name": user.name, "guest": user.is_guest},
+                "server_time": time.time(),
+            }
+        )
+    )
+    return conn
+
+
+async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> None:
+    conn = await _open(socket, hub, config)
+    if conn is None:
+        return
+    writer = asyncio.get_running_loop().create_task(_write(socket, conn))
+    bucket = Bucket(
+        config.messages_per_second,
+        config.messages_per_second * 3,
+        config.messages_per_second * 3,
+        time.monotonic(),
+    )
+    try:
+        while not conn.closed:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
+            if not bucket.take():
+                limited = ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
+                conn.send(encode(errors.ws_message(limited)))
+                continue
+            try:
+                await _dispatch(conn, decode(frame), hub)
+            except ServiceError as error:
+                conn.send(encode(errors.ws_message(error)))
+            except Exception:  # a bug must not cost the client its connection
+                log.exception("connection %s: message failed", conn.id)
+                failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
+                conn.send(encode(errors.ws_message(failure)))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        for table_id in list(conn.tables):
+            actor = hub.tables.get(table_id)
+            if actor is not None:
+                actor.post("disconnect", conn)
+        conn.close()
+        hub.disconnect(conn)
+        await asyncio.gather(writer, return_exceptions=True)
+
+
+async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
+    if isinstance(message, Ping):
+        conn.send(encode({"type": "pong", "t": message.t, "server_time": time.time()}))
+        return
+    if isinstance(message, WatchTournament | UnwatchTournament):
+        tournaments = hub.tournaments
+        if tournaments is None:
+            raise ProtocolError(ErrorCode.NO_SUCH_TOURNAMENT, "tournaments are not running")
+        if isinstance(message, UnwatchTournament):
+            tournaments.unwatch(conn, message.tournament)
+            return
+        try:
+            await tournaments.watch(conn, message.tournament)
+        except TournamentError as error:
+            raise ProtocolError(ErrorCode.NO_SUCH_TOURNAMENT, error.message) from None
+        return
+    if isinstance(message, Join):
+        try:
+            actor = await hub.table(message.table)
+        except TableError as error:
+            raise ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message) from None
+        actor.post("join", conn, message.last_seq)
+        conn.tables.add(message.table)
+        return
+    assert isinstance(message, Leave | Act | Chat)
+    joined = hub.tables.get(message.table)
+    if joined is None or message.table not in conn.tables:
+        ref = message.ref if isinstance(message, Act) else None
+        raise ProtocolError(ErrorCode.NOT_JOINED, "join the table first", ref=ref)
+    if isinstance(message, Leave):
+        joined.post("leave", conn)
+    elif isinstance(message, Act):
+        joined.post("act", conn, (message.action, message.ref, message.lag_ms))
+    else:
+        joined.post("chat", conn, message.text)
+
+
+async def _write(socket: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            text = await conn.outbox.get()
+            if text is None:
+                break
+            await socket.send_text(text)
+    except Exception:  # the socket went away: the reader sees it and cleans up
+        conn.closed = True
+    with contextlib.suppress(Exception):
+        await socket.close()
+
+
+def install(app: FastAPI) -> None:
+    """Add this area's routes to ``app`` (directly: see the package's doc)."""
+    app.add_api_websocket_route("/ws", websocket)
