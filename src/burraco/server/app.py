@@ -8,6 +8,7 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -22,6 +23,7 @@ from .hub import Hub
 from .ratelimit import RateLimiter
 from .routes import accounts, history, info, lobby, pages, ws
 from .routes import tournaments as tournament_routes
+from .routes.models import describe_invalid_requests
 from .tournaments import TournamentManager
 
 log = logging.getLogger("burraco.server")
@@ -29,9 +31,17 @@ log = logging.getLogger("burraco.server")
 Lifespan = Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]
 
 
+class _App(FastAPI):
+    def openapi(self) -> dict[str, Any]:
+        """The description, with request validation errors as the app answers them."""
+        if self.openapi_schema is None:
+            self.openapi_schema = describe_invalid_requests(super().openapi())
+        return self.openapi_schema
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     config = config or ServerConfig()
-    app = FastAPI(
+    app = _App(
         title="Burraco",
         version=__version__,
         lifespan=_lifespan(config),

@@ -14,7 +14,7 @@ from burraco.errors import ErrorCode
 from .. import errors
 from ..replay import replay_json
 from .deps import HubDep, current_user
-from .models import ERROR_SCHEMA, MatchOut, answers
+from .models import ERROR_SCHEMA, INVALID, MatchOut, ReplayOut, answers
 
 
 async def record(table_id: str, hub: HubDep, match: int = 1) -> Response:
@@ -28,7 +28,7 @@ async def record(table_id: str, hub: HubDep, match: int = 1) -> Response:
     )
 
 
-async def replay(table_id: str, hub: HubDep, match: int = 1) -> Any:
+async def replay(table_id: str, hub: HubDep, match: int = 1) -> Response | dict[str, Any]:
     """The finished match replayed by the engine: per smazzata, the public view after the
     deal and after each action, with every seat's hand (the match is over)."""
     text = await hub.store.match_record(table_id, match)
@@ -73,7 +73,14 @@ def install(app: FastAPI) -> None:
         },
         tags=["history"],
     )
-    app.add_api_route("/api/tables/{table_id}/replay", replay, methods=["GET"], tags=["history"])
+    app.add_api_route(
+        "/api/tables/{table_id}/replay",
+        replay,
+        methods=["GET"],
+        response_model=None,
+        responses=answers(ReplayOut, 404, INVALID),
+        tags=["history"],
+    )
     app.add_api_route(
         "/api/matches",
         matches,

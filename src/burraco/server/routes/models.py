@@ -3,7 +3,7 @@ plain JSON; tests/server/test_schemas.py checks every answer against its schema)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -13,6 +13,15 @@ from burraco.store import UserInfo
 class ErrorOut(BaseModel):
     error: str = Field(description="A code, e.g. seat_taken (docs/protocol.md)")
     message: str = Field(description="What went wrong, in words")
+
+
+class RequestErrorOut(ErrorOut):
+    """A 422: a request that fails validation (``bad_request``, with ``detail``) or input the
+    service refuses (e.g. ``no_such_bot``, ``bad_rules``)."""
+
+    detail: list[dict[str, Any]] | None = Field(
+        None, description="bad_request only: every problem found, as {loc, msg, type, ...}"
+    )
 
 
 class UserOut(BaseModel):
@@ -37,7 +46,10 @@ class SeatOut(BaseModel):
 
 class TableOut(BaseModel):
     id: str = Field(description="Random and unguessable: a private table's invitation")
-    status: str = Field(description="open, playing or finished")
+    status: Literal["open", "playing", "finished", "cancelled"] = Field(
+        description="open (waiting for players), playing, finished, or cancelled (by its "
+        "creator, or deserted)"
+    )
     config: dict[str, Any] = Field(description="The settings the table was created with")
     seats: list[SeatOut]
     match_no: int
@@ -55,7 +67,32 @@ class MatchOut(BaseModel):
     players: list[str]
     totals: list[int]
     winner: int | None
-    ended: str = Field(description="complete or timeout")
+    ended: str = Field(description="complete, timeout or forfeit")
+
+
+class ReplayStepOut(BaseModel):
+    action: str | None = Field(description="The action just played (null: after the deal)")
+    view: dict[str, Any] = Field(description="The public (spectator) view after it")
+    hands: list[list[str]] = Field(description="Every seat's hand, by seat (the match is over)")
+
+
+class ReplayHandOut(BaseModel):
+    number: int
+    first: int = Field(description="The seat that played first")
+    ended: str = Field(
+        description="How the smazzata ended (a SmazzataScore.ended), timeout or unfinished"
+    )
+    steps: list[ReplayStepOut]
+    score: dict[str, Any] | None = Field(description="Its score sheet (null: not scored)")
+    totals: list[int] = Field(description="The match totals after it")
+
+
+class ReplayOut(BaseModel):
+    rules: str
+    players: list[str]
+    hands: list[ReplayHandOut]
+    totals: list[int]
+    winner: int | None
 
 
 class InfoOut(BaseModel):
@@ -72,13 +109,36 @@ class StatsOut(BaseModel):
 
 
 ERROR_SCHEMA = "#/components/schemas/ErrorOut"
+INVALID = 422
+"""The status of a request that fails validation (``errors.install``)."""
+
+
+def describe_invalid_requests(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` with FastAPI's own 422 answer (``HTTPValidationError``, ``{detail}``) replaced by
+    what ``errors.install`` answers: ``RequestErrorOut``, ``{error, message, detail}``."""
+    schemas: dict[str, Any] = spec.setdefault("components", {}).setdefault("schemas", {})
+    ours = "#/components/schemas/RequestErrorOut"
+    for operations in spec.get("paths", {}).values():
+        for operation in operations.values():
+            invalid = operation.get("responses", {}).get(str(INVALID), {})
+            media = invalid.get("content", {}).get("application/json", {})
+            if media.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
+                media["schema"] = {"$ref": ours}
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    if "RequestErrorOut" not in schemas:
+        schema = RequestErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas["RequestErrorOut"] = schema
+    return spec
 
 
 def answers(
     model: type[BaseModel] | None, *errors: int, status: int = 200
 ) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of a route: its answer's schema and its ``{error, message}`` errors."""
-    out: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in errors}
+    out: dict[int | str, dict[str, Any]] = {
+        code: {"model": RequestErrorOut if code == INVALID else ErrorOut} for code in errors
+    }
     if model is not None:
         out[status] = {"model": model}
     return out

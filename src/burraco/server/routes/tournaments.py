@@ -18,6 +18,7 @@ from burraco.store import Store, UserInfo
 
 from .. import auth
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
+from .models import INVALID, RequestErrorOut
 
 
 class NewTournament(BaseModel):
@@ -88,7 +89,7 @@ class TournamentSummaryOut(BaseModel):
 
 class TournamentOut(TournamentSummaryOut):
     entrants: list[dict[str, Any]] = Field(
-        description="[{id, name, bot, user_id, position, status}] in registration order"
+        description="[{id, name, bot, user_id, partner_id, position, status}] in registration order"
     )
     vp_table: str
     vp_rows: list[list[Any]] = Field(
@@ -101,12 +102,25 @@ class TournamentOut(TournamentSummaryOut):
     standings: list[dict[str, Any]] = Field(
         description="[{place, entrant, name, bot, vp, mp, played, byes, tied}] best first"
     )
+    eliminated: dict[str, int] = Field(
+        description="T21: entrant id -> the round after which the entrant went out"
+    )
+
+
+class InvitationOut(BaseModel):
+    tournament: str = Field(description="The tournament's id")
+    name: str = Field(description="The tournament's name")
+    pair: str = Field(description="The pair's name")
+    by: str = Field(description="The player who named you as partner")
 
 
 def _answers(
-    *errors: int, model: type[BaseModel] | None = TournamentOut, status: int = 200
+    *errors: int, model: Any = TournamentOut, status: int = 200
 ) -> dict[int | str, dict[str, Any]]:
-    out: dict[int | str, dict[str, Any]] = {code: {"model": TournamentErrorOut} for code in errors}
+    out: dict[int | str, dict[str, Any]] = {
+        code: {"model": RequestErrorOut if code == INVALID else TournamentErrorOut}
+        for code in errors
+    }
     if model is not None:
         out[status] = {"model": model}
     return out
@@ -148,7 +162,7 @@ async def tournaments(tm: Manager) -> list[dict[str, Any]]:
     return await tm.summaries()
 
 
-@router.get("/invitations", response_model=None, responses=_answers(401))
+@router.get("/invitations", response_model=None, responses=_answers(401, model=list[InvitationOut]))
 async def invitations(tm: Manager, me: Me) -> list[dict[str, Any]]:
     """Pairs naming you as partner that wait for your confirmation (tournaments still
     registering): ``{tournament, name, pair, by}`` each."""

@@ -1,0 +1,258 @@
+"""The OpenAPI description tells the truth: every route of the lobby, accounts, history, server
+and tournament areas is called in process (``inprocess.py``) in a realistic scenario, and each
+JSON answer is validated against the schema the description declares for its status (with
+``jsonschema``). Objects are checked strictly: a field the route returns but the description
+does not name fails, as does a declared required field that is missing. Every status a route
+answers must be declared. The club's routes have their own tests (test_club_routes.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+
+from burraco.server.connection import Connection
+
+from .inprocess import InProcess, running_app
+
+Json = dict[str, Any]
+PASSWORD = "un segreto lungo"
+ABSENT_QUICKLY = {"disconnect_grace": 0.05, "substitute_bot": "greedy"}
+
+
+def _strict(node: Any) -> Any:
+    """The schema with ``additionalProperties: false`` on every object that lists its
+    properties and says nothing of others (pydantic leaves them open)."""
+    if isinstance(node, dict):
+        out = {key: _strict(value) for key, value in node.items()}
+        if "properties" in out and "additionalProperties" not in out:
+            out["additionalProperties"] = False
+        return out
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    return node
+
+
+class Checker:
+    """Validates answers against the app's description and remembers what it saw."""
+
+    def __init__(self, app: InProcess, spec: Json) -> None:
+        self.app = app
+        self.spec = spec
+        self.components = _strict(copy.deepcopy(spec["components"]))
+        self.seen: set[tuple[str, str]] = set()
+        self.templates: dict[tuple[str, str], re.Pattern[str]] = {
+            (method.upper(), template): re.compile(re.sub(r"\{\w+\}", "[^/]+", template) + "$")
+            for template, operations in spec["paths"].items()
+            for method in operations
+        }
+
+    def template(self, method: str, path: str) -> str:
+        bare = path.split("?", maxsplit=1)[0]
+        for (known, template), regex in self.templates.items():
+            if known == method and regex.match(bare):
+                return template
+        raise AssertionError(f"no route for {method} {path}")
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        *,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        code: str | None = None,
+    ) -> Any:
+        """Call a route, expect ``status`` (and the error ``code``), validate the body."""
+        answer = await self.app.http.request(method, path, json=json, headers=headers)
+        assert answer.status_code == status, (method, path, answer.status_code, answer.text)
+        template = self.template(method, path)
+        self.seen.add((method, template))
+        return self.validate(method, template, answer, code)
+
+    def validate(self, method: str, template: str, answer: httpx.Response, code: str | None) -> Any:
+        operation = self.spec["paths"][template][method.lower()]
+        where = f"{method} {template} {answer.status_code}"
+        declared = operation["responses"].get(str(answer.status_code))
+        assert declared is not None, f"{where}: status not declared"
+        if answer.status_code == 204:
+            assert not answer.content, where
+            return None
+        media_type = answer.headers["content-type"].split(";")[0]
+        assert media_type in declared.get("content", {}), f"{where}: {media_type} not declared"
+        schema = declared["content"][media_type]["schema"]
+        if media_type != "application/json":
+            assert schema == {"type": "string"}, where
+            return answer.text
+        body = answer.json()
+        document = {**_strict(schema), "components": self.components}
+        validator = jsonschema.Draft202012Validator(document)
+        problems = [
+            f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+            for e in validator.iter_errors(body)
+        ]
+        assert not problems, f"{where}: {problems[:5]}"
+        if answer.status_code >= 400:
+            assert schema["$ref"].endswith("ErrorOut"), where
+            assert code is None or body["error"] == code, (where, body)
+        return body
+
+
+async def _guest(checker: Checker) -> tuple[dict[str, str], Json]:
+    body = await checker.call("POST", "/api/guest", 200)
+    checker.app.http.cookies.clear()
+    return {"Authorization": f"Bearer {body['token']}"}, body["user"]
+
+
+async def _accounts(c: Checker) -> None:
+    await c.call("POST", "/api/register", 201, json={"name": "Anna", "password": PASSWORD})
+    await c.call("POST", "/api/register", 409, json={"name": "anna", "password": PASSWORD})
+    await c.call("POST", "/api/register", 400, json={"name": "a", "password": PASSWORD})
+    await c.call("POST", "/api/register", 422, json={"name": "Bruno"}, code="bad_request")
+    login = await c.call("POST", "/api/login", 200, json={"name": "Anna", "password": PASSWORD})
+    await c.call("POST", "/api/login", 401, json={"name": "Anna", "password": "wrong one"})
+    c.app.http.cookies.clear()
+    anna = {"Authorization": f"Bearer {login['token']}"}
+    await c.call("GET", "/api/me", 200, headers=anna)
+    await c.call("GET", "/api/me", 401, code="not_authenticated")
+    await c.call("POST", "/api/logout", 204, headers=anna)
+
+
+async def _finished_table(c: Checker, user: dict[str, str]) -> str:
+    """A match of ``user`` (absent: the substitute bot plays for him) against a bot."""
+    body = {"players": 2, "smazzate": 1, "seat": 0, "bots": {"1": "greedy"}, "between_smazzate": 0}
+    table: str = (await c.call("POST", "/api/tables", 201, json=body, headers=user))["id"]
+    # The player looks in and goes away (no WebSocket in process: the actor's own commands).
+    player = await c.app.hub.store.session_user(user["Authorization"].removeprefix("Bearer "))
+    assert player is not None
+    actor, conn = await c.app.hub.table(table), Connection(player)
+    await actor.call("join", conn, None)
+    await actor.call("leave", conn)
+
+    async def finished() -> bool:
+        stored = await c.app.hub.store.table(table)
+        return stored is not None and stored.status == "finished"
+
+    await c.app.until(finished)
+    return table
+
+
+async def _lobby(c: Checker) -> str:
+    (alice, _), (bob, _) = await _guest(c), await _guest(c)
+    await c.call("POST", "/api/tables", 422, json={"bots": {"1": "cmd:x"}}, headers=alice)
+    await c.call("POST", "/api/tables", 409, json={"seat": 3}, headers=alice)
+    await c.call("POST", "/api/tables", 422, json={"rules": "nope"}, headers=alice)
+    await c.call("POST", "/api/tables", 401, json={})
+    table = (
+        await c.call("POST", "/api/tables", 201, json={"players": 4, "smazzate": 1}, headers=alice)
+    )["id"]
+    path = f"/api/tables/{table}"
+    await c.call("GET", "/api/tables", 200)
+    await c.call("GET", path, 200)
+    await c.call("GET", "/api/tables/nope", 404, code="no_such_table")
+    await c.call("POST", f"{path}/sit", 409, json={"seat": 0}, headers=bob)
+    await c.call("POST", f"{path}/sit", 200, json={"seat": 1}, headers=bob)
+    await c.call("POST", f"{path}/sit", 422, json={"seat": 9}, headers=bob)
+    await c.call("POST", f"{path}/stand", 200, headers=bob)
+    await c.call("POST", f"{path}/bots", 200, json={"seat": 2, "level": "random"}, headers=alice)
+    await c.call("POST", f"{path}/bots", 200, json={"seat": 2, "level": None}, headers=alice)
+    await c.call("POST", f"{path}/rematch", 409, headers=alice, code="not_finished")
+    await c.call("POST", f"{path}/cancel", 403, headers=bob)
+    await c.call("POST", f"{path}/cancel", 200, headers=alice)
+    finished = await _finished_table(c, alice)
+    await c.call("POST", f"/api/tables/{finished}/rematch", 200, headers=alice)
+    return finished
+
+
+async def _history(c: Checker, table: str) -> None:
+    user, _ = await _guest(c)
+    await c.call("GET", f"/api/tables/{table}/record", 200)
+    await c.call("GET", f"/api/tables/{table}/record?match=9", 404, code="no_record")
+    await c.call("GET", f"/api/tables/{table}/replay", 200)
+    await c.call("GET", f"/api/tables/{table}/replay?match=9", 404, code="no_record")
+    await c.call("GET", f"/api/tables/{table}/replay?match=x", 422, code="bad_request")
+    matches = await c.call("GET", "/api/matches", 200)
+    assert [m["table"] for m in matches] == [table]
+    await c.call("GET", "/api/matches?mine=true", 200, headers=user)
+    await c.call("GET", "/api/matches?mine=true", 401)
+
+
+async def _server(c: Checker) -> None:
+    await c.call("GET", "/api/info", 200)
+    await c.call("GET", "/api/server/stats", 200)
+
+
+async def _tournaments(c: Checker) -> None:
+    (host, _), (mate, mate_user), (other, _) = await _guest(c), await _guest(c), await _guest(c)
+    base = {"start": "sitgo", "size": 4, "rounds": 1, "smazzate": 1, "between_smazzate": 0}
+    await c.call("POST", "/api/tournaments", 401, json=base)
+    await c.call("POST", "/api/tournaments", 422, json=base | {"size": 2}, headers=host)
+    await c.call("POST", "/api/tournaments", 422, json=base | {"rules": "x"}, headers=host)
+    single = (await c.call("POST", "/api/tournaments", 201, json=base, headers=host))["id"]
+    path = f"/api/tournaments/{single}"
+    await c.call("GET", "/api/tournaments", 200)
+    await c.call("GET", path, 200)
+    await c.call("GET", "/api/tournaments/nope", 404, code="no_such_tournament")
+    await c.call("POST", f"{path}/register", 200, headers=other)
+    await c.call("POST", f"{path}/register", 409, headers=other, code="already_registered")
+    await c.call("POST", f"{path}/unregister", 200, headers=other)
+    await c.call("POST", f"{path}/unregister", 409, headers=other, code="not_registered")
+    await c.call("POST", f"{path}/bots", 403, json={"level": "greedy"}, headers=other)
+    await c.call("POST", f"{path}/bots", 422, json={"level": "cmd"}, headers=host)
+    await c.call("POST", f"{path}/bots", 200, json={"level": "greedy", "count": 4}, headers=host)
+    await c.call("GET", path, 200)
+    pairs = (
+        await c.call("POST", "/api/tournaments", 201, json=base | {"kind": "pairs"}, headers=host)
+    )["id"]
+    path = f"/api/tournaments/{pairs}"
+    await c.call("POST", f"{path}/register", 422, headers=host, code="partner_needed")
+    registration = {"partner": mate_user["name"]}
+    await c.call("POST", f"{path}/register", 200, json=registration, headers=host)
+    invitations = await c.call("GET", "/api/tournaments/invitations", 200, headers=mate)
+    assert [i["tournament"] for i in invitations] == [pairs]
+    await c.call("GET", "/api/tournaments/invitations", 401)
+    await c.call("POST", f"{path}/confirm", 409, headers=other, code="no_invitation")
+    await c.call("POST", f"{path}/confirm", 200, headers=mate)
+
+
+def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
+    async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+        async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
+            spec = (await app.http.get("/api/openapi.json")).json()
+            checker = Checker(app, spec)
+            await _accounts(checker)
+            table = await _lobby(checker)
+            await _history(checker, table)
+            await _server(checker)
+            await _tournaments(checker)
+            everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
+            return checker.seen, everything
+
+    seen, everything = asyncio.run(scenario())
+    assert everything - seen == set()  # every route was called
+
+
+def test_validation_errors_are_declared_as_the_app_answers_them(tmp_path: Path) -> None:
+    """A request that fails validation is answered ``{error: bad_request, message, detail}``
+    (``errors.install``), and the description says so for every route, the club's included."""
+
+    async def scenario() -> Json:
+        async with running_app(tmp_path) as app:
+            spec: Json = (await app.http.get("/api/openapi.json")).json()
+            return spec
+
+    spec = asyncio.run(scenario())
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            invalid = operation["responses"].get("422")
+            if invalid is not None:
+                ref = invalid["content"]["application/json"]["schema"]["$ref"]
+                assert ref.endswith("ErrorOut"), (method, path, ref)
