@@ -80,7 +80,7 @@ def install(app: FastAPI) -> None:
         "/api/login", login, methods=["POST"], responses=answers(None, 401, 429), tags=["accounts"]
     )
     app.add_api_route(
-        "/api/guest", guest, methods=["POST"], responses=answers(None, 429), tags=["accounts"]
+        "/api/guest", guest, methods=["POST"], responses=answers(None, 429, 503), tags=["accounts"]
     )
     app.add_api_route("/api/logout", logout, methods=["POST"], status_code=204, tags=["accounts"])
     app.add_api_route(

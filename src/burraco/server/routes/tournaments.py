@@ -14,10 +14,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel, Field
 
-from burraco.store import Store, UserInfo
-
-from .. import auth
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
+from .deps import CurrentUser
 from .models import INVALID, RequestErrorOut
 
 
@@ -133,19 +131,8 @@ def manager(request: Request) -> TournamentManager:
     return found
 
 
-async def user(request: Request) -> UserInfo:
-    header = request.headers.get("authorization") or ""
-    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-    token = token or request.cookies.get(auth.SESSION_COOKIE, "")
-    store: Store = request.app.state.hub.store
-    found = await store.session_user(token) if token else None
-    if found is None:
-        raise auth.AuthError("not_authenticated", "log in first")
-    return found
-
-
 Manager = Annotated[TournamentManager, Depends(manager)]
-Me = Annotated[UserInfo, Depends(user)]
+Me = CurrentUser
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
