@@ -11,7 +11,7 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from burraco.errors import ServiceError
+from burraco.errors import ErrorCode, ServiceError
 from burraco.store import NameTaken, Store, UserInfo
 
 SESSION_COOKIE: Final = "burraco_session"
@@ -39,14 +39,14 @@ def check_name(name: str) -> str:
     name = normalize_name(name)
     if not NAME_PATTERN.fullmatch(name):
         raise AuthError(
-            "bad_name", "a name has 3 to 24 letters, digits, dots, dashes or underscores"
+            ErrorCode.BAD_NAME, "a name has 3 to 24 letters, digits, dots, dashes or underscores"
         )
     return name
 
 
 def check_password(password: str) -> None:
     if not 8 <= len(password) <= 128:
-        raise AuthError("bad_password", "a password has 8 to 128 characters")
+        raise AuthError(ErrorCode.BAD_PASSWORD, "a password has 8 to 128 characters")
 
 
 async def hash_password(password: str) -> str:
@@ -67,11 +67,11 @@ async def register(store: Store, name: str, password: str) -> UserInfo:
     name = check_name(name)
     check_password(password)
     if name.casefold().startswith("ospite-") or name.casefold().startswith("guest-"):
-        raise AuthError("bad_name", "names starting with Ospite- or Guest- are for guests")
+        raise AuthError(ErrorCode.BAD_NAME, "names starting with Ospite- or Guest- are for guests")
     try:
         return await store.create_user(name, await hash_password(password))
     except NameTaken:
-        raise AuthError("name_taken", f"the name {name!r} is taken") from None
+        raise AuthError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
 
 
 async def login(store: Store, name: str, password: str) -> UserInfo:
@@ -79,9 +79,9 @@ async def login(store: Store, name: str, password: str) -> UserInfo:
     if user is None or user.password_hash is None:
         # Spend the same time as a real check, so that names cannot be probed by timing.
         await verify_password(_DUMMY_HASH, password)
-        raise AuthError("bad_login", "wrong name or password")
+        raise AuthError(ErrorCode.BAD_LOGIN, "wrong name or password")
     if not await verify_password(user.password_hash, password):
-        raise AuthError("bad_login", "wrong name or password")
+        raise AuthError(ErrorCode.BAD_LOGIN, "wrong name or password")
     return user
 
 
@@ -92,7 +92,7 @@ async def guest(store: Store) -> UserInfo:
             return await store.create_user(name, None, guest=True)
         except NameTaken:
             continue
-    raise AuthError("busy", "could not find a free guest name, try again")
+    raise AuthError(ErrorCode.BUSY, "could not find a free guest name, try again")
 
 
 _DUMMY_HASH: Final = _hasher.hash("not a real password")

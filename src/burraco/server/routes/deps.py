@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from burraco.errors import ErrorCode
 from burraco.store import Store, UserInfo
 
 from .. import auth
@@ -51,7 +52,7 @@ async def current_user(request: Request) -> UserInfo:
     store = hub_of(request).store
     user = await user_from(request.headers.get("authorization"), request.cookies, store)
     if user is None:
-        raise auth.AuthError("not_authenticated", "log in first")
+        raise auth.AuthError(ErrorCode.NOT_AUTHENTICATED, "log in first")
     return user
 
 
@@ -64,4 +65,4 @@ def limit_logins(request: Request, name: str | None = None) -> None:
     address = request.client.host if request.client else "?"
     keys = [f"ip:{address}"] + ([f"name:{auth.name_key(name)}"] if name else [])
     if not all(limiter.allow(key) for key in keys):
-        raise auth.AuthError("rate_limited", "too many attempts; wait a minute")
+        raise auth.AuthError(ErrorCode.RATE_LIMITED, "too many attempts; wait a minute")

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from burraco.bots import BOT_LEVELS
 from burraco.bots.registry import parse_spec
+from burraco.errors import ErrorCode
 
 from ..hub import Hub
 from ..table import TableError
@@ -70,11 +71,11 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
         between_smazzate=body.between_smazzate,
     )
     if body.seat is not None and not 0 <= body.seat < body.players:
-        raise TableError("no_such_seat", f"there is no seat {body.seat}")
+        raise TableError(ErrorCode.NO_SUCH_SEAT, f"there is no seat {body.seat}")
     for seat, level in body.bots.items():
         check_bot(level)
         if not 0 <= seat < body.players or seat == body.seat:
-            raise TableError("no_such_seat", f"seat {seat} cannot take a bot")
+            raise TableError(ErrorCode.NO_SUCH_SEAT, f"seat {seat} cannot take a bot")
     actor = await hub.create_table(user, settings, seat=body.seat)
     info: dict[str, Any] = actor.info_json()
     for seat, level in sorted(body.bots.items()):
@@ -117,7 +118,7 @@ def check_bot(level: str) -> None:
     except ValueError:
         name, options = "", {}
     if name not in BOT_LEVELS or name == "cmd" or len(level) > 64:
-        raise TableError("no_such_bot", f"unknown bot level {level[:64]!r}")
+        raise TableError(ErrorCode.NO_SUCH_BOT, f"unknown bot level {level[:64]!r}")
     seconds = options.pop("seconds", None)
     if options or (
         seconds is not None
@@ -128,7 +129,7 @@ def check_bot(level: str) -> None:
         )
     ):
         raise TableError(
-            "no_such_bot",
+            ErrorCode.NO_SUCH_BOT,
             f"a bot level takes no options but seconds (at most {MAX_BOT_SECONDS:g})",
         )
 

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel, Field
 
+from burraco.errors import ErrorCode
+
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
 from .deps import CurrentUser
 from .models import INVALID, RequestErrorOut
@@ -127,7 +129,7 @@ def _answers(
 def manager(request: Request) -> TournamentManager:
     found: TournamentManager | None = request.app.state.hub.tournaments
     if found is None:
-        raise TournamentError("unavailable", "tournaments are not running")
+        raise TournamentError(ErrorCode.UNAVAILABLE, "tournaments are not running")
     return found
 
 
