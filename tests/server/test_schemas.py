@@ -18,6 +18,7 @@ import httpx
 import jsonschema
 
 from burraco.server.connection import Connection
+from burraco.server.ratelimit import RateLimiter
 
 from .inprocess import InProcess, running_app
 
@@ -123,6 +124,16 @@ async def _accounts(c: Checker) -> None:
     await c.call("GET", "/api/me", 200, headers=anna)
     await c.call("GET", "/api/me", 401, code="not_authenticated")
     await c.call("POST", "/api/logout", 204, headers=anna)
+    limiter = c.app.app.state.login_limiter
+    c.app.app.state.login_limiter = RateLimiter(rate=0.0, burst=0.0)  # every attempt refused
+    try:
+        await c.call("POST", "/api/guest", 429, code="rate_limited")
+        login = {"name": "Anna", "password": PASSWORD}
+        await c.call("POST", "/api/login", 429, json=login, code="rate_limited")
+        register = {"name": "Carla", "password": PASSWORD}
+        await c.call("POST", "/api/register", 429, json=register, code="rate_limited")
+    finally:
+        c.app.app.state.login_limiter = limiter
 
 
 async def _finished_table(c: Checker, user: dict[str, str]) -> str:
