@@ -143,3 +143,86 @@ def test_a_failure_in_a_worker_process_is_logged_with_its_traceback(
     assert record.exc_info is not None and isinstance(record.exc_info[1], ValueError)
     assert "no_such_option" in caplog.text
     assert "make_bot" in caplog.text  # the worker's own traceback, carried back
+
+
+def test_a_lane_lets_accounts_and_their_tables_take_turns() -> None:
+    """Issue 19, M2: a decision waits behind at most one decision of each other account."""
+    from burraco.server.botrunner import _Job, _Lane
+
+    async def main() -> list[tuple[str, str]]:
+        loop = asyncio.get_running_loop()
+        lane = _Lane()
+        state = new_state(0)
+        order: dict[int, tuple[str, str]] = {}
+
+        def job(account: str, table: str) -> None:
+            done: asyncio.Future[Action] = loop.create_future()
+            order[id(done)] = (account, table)
+            lane.add(account, _Job(table, (table, 0, SEARCH, 0), state.view(0), [], done))
+
+        for i in range(3):
+            job("many", f"m{i}")
+            job("many", f"m{i}")
+        job("one", "v")
+        job("one", "v")
+        assert len(lane) == 8
+        ran = []
+        while (next_job := lane.next()) is not None:
+            ran.append(order[id(next_job.done)])
+        return ran
+
+    ran = asyncio.run(main())
+    assert ran == [
+        ("many", "m0"),
+        ("one", "v"),
+        ("many", "m1"),
+        ("one", "v"),
+        ("many", "m2"),
+        ("many", "m0"),
+        ("many", "m1"),
+        ("many", "m2"),
+    ]
+
+
+def test_one_accounts_search_bots_hold_one_worker() -> None:
+    """However many tables one account starts, its search bots think in one worker; another
+    account's go to the other (issue 19, M2)."""
+
+    async def main() -> None:
+        runner = BotRunner(processes=2, threads=1)
+        try:
+            for i in range(3):
+                await play_until_both_seats_acted_as(runner, f"many-{i}", new_state(i), "user:1")
+            await play_until_both_seats_acted_as(runner, "victim", new_state(9), "user:2")
+            assert sorted(c or 0 for c in await runner.worker_bot_counts()) == [2, 6]
+            runner.forget_table("victim")
+            for i in range(3):
+                runner.forget_table(f"many-{i}")
+            assert await runner.worker_bot_counts() == [0, 0]
+            assert runner.waiting() == [0, 0]
+        finally:
+            runner.close()
+
+    asyncio.run(main())
+
+
+async def play_until_both_seats_acted_as(
+    runner: BotRunner, table: str, state: Smazzata, account: str
+) -> None:
+    acted: set[int] = set()
+    for _ in range(40):
+        seat = state.current
+        acted.add(seat)
+        action = await runner.choose(
+            table,
+            seat,
+            SEARCH,
+            seed=seat,
+            view=state.view(seat),
+            legal=state.legal_actions(),
+            account=account,
+        )
+        state.apply(action)
+        if acted == {0, 1}:
+            return
+    raise AssertionError("the second seat never got to play")
