@@ -191,12 +191,12 @@ def test_bots_fill_a_table_and_its_match_starts(server: LiveServer, people: list
         ({"smazzate": 1, "seat": -1}, 409, "no_such_seat"),
         ({"smazzate": 1, "bots": {"0": "random"}}, 409, "no_such_seat"),
         ({"smazzate": 1, "bots": {"5": "random"}}, 409, "no_such_seat"),
-        ({"smazzate": 1, "bots": {"1": "nobody"}}, 409, "no_such_bot"),
-        ({"smazzate": 1, "bots": {"1": "cmd:touch /tmp/owned"}}, 409, "no_such_bot"),
-        ({"smazzate": 1, "bots": {"1": " cmd:touch /tmp/owned"}}, 409, "no_such_bot"),
-        ({"smazzate": 1, "bots": {"1": "search:iterations=100000000"}}, 409, "no_such_bot"),
-        ({"smazzate": 1, "bots": {"1": "search:seconds=3600"}}, 409, "no_such_bot"),
-        ({"smazzate": 1, "bots": {"1": "search:seconds=0"}}, 409, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "nobody"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "cmd:touch /tmp/owned"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": " cmd:touch /tmp/owned"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:iterations=100000000"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=3600"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=0"}}, 422, "no_such_bot"),
         ({"smazzate": 1, "bots": {"x": "random"}}, 422, "bad_request"),
     ],
 )
@@ -312,9 +312,9 @@ def test_seat_and_remove_bots(server: LiveServer, people: list[Player]) -> None:
     refused(a.post(path, {"seat": 1, "level": "greedy"}), 409, "seat_taken")
     refused(a.post(path, {"seat": 0, "level": "greedy"}), 409, "seat_taken")  # a person there
     refused(a.post(path, {"seat": 0, "level": None}), 409, "no_bot")
-    refused(a.post(path, {"seat": 2, "level": "nobody"}), 409, "no_such_bot")
-    refused(a.post(path, {"seat": 2, "level": "cmd:python -c 1"}), 409, "no_such_bot")
-    refused(a.post(path, {"seat": 2, "level": "search:depth=99"}), 409, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "nobody"}), 422, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "cmd:python -c 1"}), 422, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "search:depth=99"}), 422, "no_such_bot")
     refused(a.post(path, {"seat": 2}), 422, "bad_request")  # the level must be given
     refused(a.post(path, {"seat": 4, "level": "random"}), 422, "bad_request")
     # A bounded thinking time is a level too.

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from burraco.server.errors import ws_message
 from burraco.server.protocol import (
     MAX_CHAT,
     MAX_FRAME,
@@ -232,7 +233,7 @@ def test_decode_refuses_malformed_frames(frame: str | bytes, code: str) -> None:
         decode(frame)
     error = refused.value
     assert error.code == code
-    answer = json.loads(encode(error.to_json()))
+    answer = json.loads(encode(ws_message(error)))
     assert answer["type"] == "error" and answer["code"] == code
     assert isinstance(answer["message"], str) and answer["message"]
 
@@ -240,7 +241,7 @@ def test_decode_refuses_malformed_frames(frame: str | bytes, code: str) -> None:
 def test_errors_echo_the_ref_of_the_refused_action() -> None:
     with pytest.raises(ProtocolError) as refused:
         decode('{"type":"act","table":"abc","action":"x\\u0000","ref":"mine-1"}')
-    assert refused.value.to_json() == {
+    assert ws_message(refused.value) == {
         "type": "error",
         "code": "bad_action",
         "message": refused.value.message,
@@ -250,14 +251,14 @@ def test_errors_echo_the_ref_of_the_refused_action() -> None:
 
 def test_error_json_has_only_documented_fields() -> None:
     error = ProtocolError(ErrorCode.ILLEGAL_ACTION, "no", ref="r", rule="R17")
-    assert error.to_json() == {
+    assert ws_message(error) == {
         "type": "error",
         "code": "illegal_action",
         "message": "no",
         "ref": "r",
         "rule": "R17",
     }
-    assert ProtocolError(ErrorCode.STALE, "x").to_json() == {
+    assert ws_message(ProtocolError(ErrorCode.STALE, "x")) == {
         "type": "error",
         "code": "stale",
         "message": "x",
@@ -345,7 +346,7 @@ def decode_or_error(frame: str | bytes) -> ClientMessage | ProtocolError:
         message = decode(frame)
     except ProtocolError as error:
         # The error itself must be sendable: JSON, and encodable as UTF-8.
-        json.loads(encode(error.to_json()).encode("utf-8"))
+        json.loads(encode(ws_message(error)).encode("utf-8"))
         return error
     check_decoded(message)
     return message

@@ -14,9 +14,7 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket
-from fastapi.encoders import jsonable_encoder
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
@@ -25,10 +23,11 @@ from burraco import __version__
 from burraco.bots import BOT_LEVELS
 from burraco.bots.registry import parse_spec
 from burraco.engine import preset_names
-from burraco.engine.errors import RecordError, RulesError
+from burraco.engine.errors import RecordError
+from burraco.errors import ServiceError
 from burraco.store import Store, UserInfo
 
-from . import auth, club_routes, fairness, tournament_routes
+from . import auth, club_routes, errors, fairness, tournament_routes
 from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
@@ -156,9 +155,6 @@ class StatsOut(BaseModel):
 
 
 ERROR_SCHEMA = "#/components/schemas/ErrorOut"
-TABLE_ERROR_STATUS = {"no_such_table": 404, "forbidden": 403, "too_many_tables": 429}
-"""HTTP status of a table's refusal by its code (any other code: 409, a conflict with the table's
-state)."""
 
 
 def _answers(
@@ -180,7 +176,7 @@ async def current_user(request: Request) -> UserInfo:
     hub: Hub = request.app.state.hub
     user = await _user_from(request.headers.get("authorization"), request.cookies, hub.store)
     if user is None:
-        raise auth.AuthError("not_authenticated", "log in first", 401)
+        raise auth.AuthError("not_authenticated", "log in first")
     return user
 
 
@@ -247,26 +243,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
         return LoginOut(user=_user_out(user), token=token)
 
-    @app.exception_handler(auth.AuthError)
-    async def auth_error(_request: Request, error: auth.AuthError) -> JSONResponse:
-        return JSONResponse({"error": error.code, "message": error.message}, error.status)
-
-    @app.exception_handler(TableError)
-    async def table_error(_request: Request, error: TableError) -> JSONResponse:
-        status = TABLE_ERROR_STATUS.get(error.code, 409)
-        return JSONResponse({"error": error.code, "message": error.message}, status)
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-        errors = jsonable_encoder(error.errors())
-        first = errors[0] if errors else {}
-        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = f"{where}: {first.get('msg', 'invalid')}" if where else "invalid request"
-        return JSONResponse({"error": "bad_request", "message": message, "detail": errors}, 422)
-
-    @app.exception_handler(RulesError)
-    async def rules_error(_request: Request, error: RulesError) -> JSONResponse:
-        return JSONResponse({"error": "bad_rules", "message": str(error)}, 422)
+    errors.install(app)
 
     # -- accounts --
 
@@ -414,7 +391,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def record(table_id: str, match: int = 1) -> Response:
         text = await hub().store.match_record(table_id, match)
         if text is None:
-            return JSONResponse({"error": "no_record", "message": "no finished match there"}, 404)
+            return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
         return PlainTextResponse(
             text,
             media_type="application/toml",
@@ -429,11 +406,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         deal and after each action, with every seat's hand (the match is over)."""
         text = await hub().store.match_record(table_id, match)
         if text is None:
-            return JSONResponse({"error": "no_record", "message": "no finished match there"}, 404)
+            return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
         try:
             return await asyncio.to_thread(replay_json, text)
         except RecordError as error:
-            return JSONResponse({"error": "bad_record", "message": str(error)}, 422)
+            return errors.refusal(ErrorCode.BAD_RECORD, str(error))
 
     @app.get(
         "/api/matches",
@@ -551,7 +528,7 @@ def _limit(limiter: RateLimiter, request: Request, name: str | None = None) -> N
     address = request.client.host if request.client else "?"
     keys = [f"ip:{address}"] + ([f"name:{auth.name_key(name)}"] if name else [])
     if not all(limiter.allow(key) for key in keys):
-        raise auth.AuthError("rate_limited", "too many attempts; wait a minute", 429)
+        raise auth.AuthError("rate_limited", "too many attempts; wait a minute")
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -601,12 +578,14 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
     # browser cannot read it; the close code 4401 says what to do (log in).
     await socket.accept()
     if user is None:
-        await socket.close(code=4401, reason="not authenticated")
+        await socket.close(
+            code=errors.close_code(ErrorCode.NOT_AUTHENTICATED), reason="not authenticated"
+        )
         return
     conn = hub.connect(user)
     if conn is None:
         await socket.close(
-            code=4429,
+            code=errors.close_code(ErrorCode.TOO_MANY_SOCKETS),
             reason=f"too many connections: at most {config.max_sockets_per_user} per account",
         )
         return
@@ -636,22 +615,17 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
             if frame is None:
                 frame = message.get("bytes") or b""
             if not bucket.take():
-                conn.send(
-                    encode(
-                        ProtocolError(
-                            ErrorCode.RATE_LIMITED, "too many messages; slow down"
-                        ).to_json()
-                    )
-                )
+                limited = ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
+                conn.send(encode(errors.ws_message(limited)))
                 continue
             try:
                 await _dispatch(conn, decode(frame), hub)
-            except ProtocolError as error:
-                conn.send(encode(error.to_json()))
+            except ServiceError as error:
+                conn.send(encode(errors.ws_message(error)))
             except Exception:  # a bug must not cost the client its connection
                 log.exception("connection %s: message failed", conn.id)
                 failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
-                conn.send(encode(failure.to_json()))
+                conn.send(encode(errors.ws_message(failure)))
     except WebSocketDisconnect:
         pass
     finally:

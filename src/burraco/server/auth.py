@@ -11,6 +11,7 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from burraco.errors import ServiceError
 from burraco.store import NameTaken, Store, UserInfo
 
 SESSION_COOKIE: Final = "burraco_session"
@@ -18,12 +19,8 @@ NAME_PATTERN: Final = re.compile(r"[\w.\-]{3,24}")
 _hasher = PasswordHasher()  # argon2id with the library's recommended parameters
 
 
-class AuthError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+class AuthError(ServiceError):
+    """A refused registration, login or session (its HTTP status: ``server/errors.py``)."""
 
 
 def normalize_name(name: str) -> str:
@@ -74,7 +71,7 @@ async def register(store: Store, name: str, password: str) -> UserInfo:
     try:
         return await store.create_user(name, await hash_password(password))
     except NameTaken:
-        raise AuthError("name_taken", f"the name {name!r} is taken", 409) from None
+        raise AuthError("name_taken", f"the name {name!r} is taken") from None
 
 
 async def login(store: Store, name: str, password: str) -> UserInfo:
@@ -82,9 +79,9 @@ async def login(store: Store, name: str, password: str) -> UserInfo:
     if user is None or user.password_hash is None:
         # Spend the same time as a real check, so that names cannot be probed by timing.
         await verify_password(_DUMMY_HASH, password)
-        raise AuthError("bad_login", "wrong name or password", 401)
+        raise AuthError("bad_login", "wrong name or password")
     if not await verify_password(user.password_hash, password):
-        raise AuthError("bad_login", "wrong name or password", 401)
+        raise AuthError("bad_login", "wrong name or password")
     return user
 
 
@@ -95,7 +92,7 @@ async def guest(store: Store) -> UserInfo:
             return await store.create_user(name, None, guest=True)
         except NameTaken:
             continue
-    raise AuthError("busy", "could not find a free guest name, try again", 503)
+    raise AuthError("busy", "could not find a free guest name, try again")
 
 
 _DUMMY_HASH: Final = _hasher.hash("not a real password")

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from burraco.club import export, mail
@@ -264,7 +264,7 @@ async def actor(request: Request) -> Actor:
     store: Store = request.app.state.hub.store
     user = await store.session_user(token) if token else None
     if user is None:
-        raise auth.AuthError("not_authenticated", "log in first", 401)
+        raise auth.AuthError("not_authenticated", "log in first")
     return Actor(user.name, user.id)
 
 
@@ -286,10 +286,6 @@ def _now() -> datetime:
 
 def install(app: FastAPI) -> None:
     """Mount the routes and answer ``ClubError`` with its status (before the static files)."""
-
-    @app.exception_handler(ClubError)
-    async def club_error(_request: Request, error: ClubError) -> JSONResponse:
-        return JSONResponse({"error": error.code, "message": error.message}, error.status)
 
     app.include_router(router)
 

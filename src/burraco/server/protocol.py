@@ -13,12 +13,14 @@ import math
 import re
 import string
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Final
 
 import orjson
 
 from burraco.engine.cards import SUIT_SYMBOLS
+from burraco.errors import ErrorCode, ServiceError
+
+__all__ = ["ErrorCode", "ProtocolError"]
 
 PROTOCOL_VERSION: Final = 1
 MAX_FRAME: Final = 16 * 1024
@@ -35,42 +37,9 @@ MAX_REF: Final = 64
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
-class ErrorCode(StrEnum):
-    BAD_JSON = "bad_json"
-    BAD_MESSAGE = "bad_message"
-    UNKNOWN_TYPE = "unknown_type"
-    TOO_LARGE = "too_large"
-    RATE_LIMITED = "rate_limited"
-    NO_SUCH_TABLE = "no_such_table"
-    NOT_JOINED = "not_joined"
-    NOT_SEATED = "not_seated"
-    NOT_YOUR_SEAT = "not_your_seat"
-    NOT_PLAYING = "not_playing"
-    BAD_ACTION = "bad_action"
-    ILLEGAL_ACTION = "illegal_action"
-    STALE = "stale"
-    CHAT_INVALID = "chat_invalid"
-    NO_SUCH_TOURNAMENT = "no_such_tournament"
-    SERVER_ERROR = "server_error"
-
-
-class ProtocolError(Exception):
-    def __init__(
-        self, code: ErrorCode, message: str, *, ref: str | None = None, rule: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.ref = ref
-        self.rule = rule
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "code": str(self.code), "message": self.message}
-        if self.ref is not None:
-            out["ref"] = self.ref
-        if self.rule is not None:
-            out["rule"] = self.rule
-        return out
+class ProtocolError(ServiceError):
+    """A client message refused at the edge or by a table (answered with an ``error``
+    message: ``server/errors.py``)."""
 
 
 # ------------------------------------------------------------------------------ client messages

@@ -29,9 +29,11 @@ from burraco.engine.match import Match
 from burraco.engine.record import HandRecord, Record, write_record
 from burraco.engine.views import SPECTATOR, SeatView
 from burraco.engine.vp import technical_score, vp_table
+from burraco.errors import ServiceError
 from burraco.store import ActionRecord, ChatRecord, SmazzataRecord, TableInfo, UserInfo
 
 from .connection import Connection
+from .errors import ws_message
 from .fairness import CommittedDeck, commitment_of, deck_text, fresh_deck, random_seat
 from .protocol import ErrorCode, ProtocolError, encode
 from .tableconfig import TableConfig
@@ -55,13 +57,8 @@ snapshot. Views are not kept: a resend ends with ``synced`` carrying the current
 CHAT_MEMORY: Final = 50
 
 
-class TableError(Exception):
+class TableError(ServiceError):
     """A lobby request the table refuses (seat taken, not your table, ...)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -194,11 +191,11 @@ class TableActor:
             command = await self.queue.get()
             try:
                 result = await handlers[command.kind](command)
-            except (TableError, ProtocolError) as error:
+            except ServiceError as error:
                 if command.done is not None and not command.done.done():
                     command.done.set_exception(error)
-                elif isinstance(error, ProtocolError) and command.conn is not None:
-                    command.conn.send(encode(error.to_json() | {"table": self.id}))
+                elif command.conn is not None:
+                    command.conn.send(encode(ws_message(error, table=self.id)))
                 continue
             except Exception as error:  # the table must survive a bug in one command
                 log.exception("table %s: command %s failed", self.id, command.kind)
@@ -206,7 +203,7 @@ class TableActor:
                     command.done.set_exception(error)
                 elif command.conn is not None:
                     failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
-                    command.conn.send(encode(failure.to_json() | {"table": self.id}))
+                    command.conn.send(encode(ws_message(failure, table=self.id)))
                 continue
             if command.done is not None and not command.done.done():
                 command.done.set_result(result)
@@ -367,12 +364,14 @@ class TableActor:
         if last_seq is not None and last_seq > self.seq:
             conn.send(
                 encode(
-                    ProtocolError(
-                        ErrorCode.STALE,
-                        f"event {last_seq} does not exist yet (the table is at {self.seq});"
-                        " here is a snapshot",
-                    ).to_json()
-                    | {"table": self.id}
+                    ws_message(
+                        ProtocolError(
+                            ErrorCode.STALE,
+                            f"event {last_seq} does not exist yet (the table is at {self.seq});"
+                            " here is a snapshot",
+                        ),
+                        table=self.id,
+                    )
                 )
             )
             last_seq = None

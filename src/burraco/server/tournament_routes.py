@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from burraco.store import Store, UserInfo
@@ -116,7 +115,7 @@ def _answers(
 def manager(request: Request) -> TournamentManager:
     found: TournamentManager | None = request.app.state.hub.tournaments
     if found is None:
-        raise TournamentError("unavailable", "tournaments are not running", 503)
+        raise TournamentError("unavailable", "tournaments are not running")
     return found
 
 
@@ -127,7 +126,7 @@ async def user(request: Request) -> UserInfo:
     store: Store = request.app.state.hub.store
     found = await store.session_user(token) if token else None
     if found is None:
-        raise auth.AuthError("not_authenticated", "log in first", 401)
+        raise auth.AuthError("not_authenticated", "log in first")
     return found
 
 
@@ -139,10 +138,6 @@ router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
 def install(app: FastAPI) -> None:
     """Mount the routes (before the static files) and answer ``TournamentError``."""
-
-    @app.exception_handler(TournamentError)
-    async def tournament_error(_request: Request, error: TournamentError) -> JSONResponse:
-        return JSONResponse({"error": error.code, "message": error.message}, error.status)
 
     app.include_router(router)
 

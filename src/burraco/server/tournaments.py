@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from burraco.bots import BOT_LEVELS
 from burraco.engine.errors import RulesError
 from burraco.engine.vp import VPTable, vp_table
+from burraco.errors import ServiceError
 from burraco.store import (
     EntrantInfo,
     EntrantTaken,
@@ -80,14 +81,9 @@ SCHEDULER_NAP: Final = 30.0
 """Seconds the scheduler sleeps at most between two looks at the scheduled tournaments."""
 
 
-class TournamentError(Exception):
-    """A request about a tournament that is refused (an HTTP error ``{error, message}``)."""
-
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+class TournamentError(ServiceError):
+    """A request about a tournament that is refused (an HTTP error ``{error, message}``; the
+    status of each code is in ``server/errors.py``)."""
 
 
 def _utc(moment: datetime) -> datetime:
@@ -168,7 +164,7 @@ class TournamentSettings:
         """Raises TournamentError (or RulesError for the ruleset) when something is wrong."""
 
         def bad(message: str) -> TournamentError:
-            return TournamentError("bad_tournament", message, 422)
+            return TournamentError("bad_tournament", message)
 
         if self.kind not in KINDS:
             raise bad(f"kind is one of {', '.join(KINDS)}")
@@ -579,24 +575,20 @@ class TournamentManager:
                     "bad_tournament",
                     f"a Sit&Go needs a size of 4 to {MAX_ENTRANTS} entrants, a multiple of "
                     f"{per_table}",
-                    422,
                 )
             starts_at = None
         elif start == "scheduled":
             if starts_at is None:
-                raise TournamentError(
-                    "bad_tournament", "a scheduled tournament needs starts_at", 422
-                )
+                raise TournamentError("bad_tournament", "a scheduled tournament needs starts_at")
             starts_at = _utc(starts_at)
             if starts_at - REGISTRATION_CLOSES <= now:
                 raise TournamentError(
                     "bad_tournament",
                     "the start must be more than 2 minutes away (registration closes then)",
-                    422,
                 )
             size = None
         else:
-            raise TournamentError("bad_tournament", "start is sitgo or scheduled", 422)
+            raise TournamentError("bad_tournament", "start is sitgo or scheduled")
         tournament_id = secrets.token_urlsafe(9)
         await self.store.create(
             tournament_id,
@@ -625,7 +617,7 @@ class TournamentManager:
     async def view(self, tournament_id: str) -> dict[str, Any]:
         data = await self.store.load(tournament_id)
         if data is None:
-            raise TournamentError("no_such_tournament", "there is no such tournament", 404)
+            raise TournamentError("no_such_tournament", "there is no such tournament")
         return self._view(Progress.of(data))
 
     async def register(
@@ -640,12 +632,12 @@ class TournamentManager:
             mate: UserInfo | None = None
             if pairs:
                 if not partner:
-                    raise TournamentError("partner_needed", "a pair registers with a partner", 422)
+                    raise TournamentError("partner_needed", "a pair registers with a partner")
                 mate = await self.hub.store.user_by_name(partner.strip())
                 if mate is None or mate.id == user.id:
-                    raise TournamentError("no_such_partner", f"no player named {partner!r}", 422)
+                    raise TournamentError("no_such_partner", f"no player named {partner!r}")
             elif partner:
-                raise TournamentError("no_pairs", "this tournament is for single players", 422)
+                raise TournamentError("no_pairs", "this tournament is for single players")
             try:
                 await self.store.add_entrant(
                     tournament_id,
@@ -694,11 +686,11 @@ class TournamentManager:
         self, user: UserInfo, tournament_id: str, level: str, count: int
     ) -> dict[str, Any]:
         if level not in BOT_LEVELS or level == "cmd":
-            raise TournamentError("no_such_bot", f"unknown bot level {level[:64]!r}", 422)
+            raise TournamentError("no_such_bot", f"unknown bot level {level[:64]!r}")
         async with self._lock:
             data = await self._open_for_registration(tournament_id)
             if data.info.created_by != user.id:
-                raise TournamentError("forbidden", "only the organiser can enter bots", 403)
+                raise TournamentError("forbidden", "only the organiser can enter bots")
             taken = {e.entrant for e in data.entrants}
             number = 0
             for _ in range(count):
@@ -741,7 +733,7 @@ class TournamentManager:
     ) -> TournamentData:
         data = await self.store.load(tournament_id)
         if data is None:
-            raise TournamentError("no_such_tournament", "there is no such tournament", 404)
+            raise TournamentError("no_such_tournament", "there is no such tournament")
         info = data.info
         if info.status != "registering":
             raise TournamentError("not_registering", "registration is over")

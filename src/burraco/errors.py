@@ -1,0 +1,101 @@
+"""The service layer's one vocabulary of refusals: a named code and a message in words.
+
+Every refusal of the store, the club manager and the server is a :class:`ServiceError` (or one
+of its per-area subclasses) carrying an :class:`ErrorCode`. What a code becomes on the wire (an
+HTTP status, a WebSocket ``error`` message, a close code) is decided in one place only,
+``burraco.server.errors``; nothing else maps codes to numbers.
+
+The engine's own errors (``burraco.engine.errors``: illegal actions, bad rules, bad records)
+stay the engine's: the server turns them into codes at its edge.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Every code a client can receive (docs/protocol.md lists them with their meaning)."""
+
+    # A message or request that cannot be read.
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    BAD_REQUEST = "bad_request"
+    UNKNOWN_TYPE = "unknown_type"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    # Accounts.
+    NOT_AUTHENTICATED = "not_authenticated"
+    BAD_LOGIN = "bad_login"
+    BAD_NAME = "bad_name"
+    BAD_PASSWORD = "bad_password"
+    NAME_TAKEN = "name_taken"
+    BUSY = "busy"
+    FORBIDDEN = "forbidden"
+    # Tables and play.
+    NO_SUCH_TABLE = "no_such_table"
+    NO_SUCH_SEAT = "no_such_seat"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    NOT_OPEN = "not_open"
+    NOT_FINISHED = "not_finished"
+    NO_BOT = "no_bot"
+    NO_SUCH_BOT = "no_such_bot"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    NOT_JOINED = "not_joined"
+    NOT_SEATED = "not_seated"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOT_PLAYING = "not_playing"
+    BAD_ACTION = "bad_action"
+    ILLEGAL_ACTION = "illegal_action"
+    STALE = "stale"
+    CHAT_INVALID = "chat_invalid"
+    BAD_RULES = "bad_rules"
+    NO_RECORD = "no_record"
+    BAD_RECORD = "bad_record"
+    # Tournaments.
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    BAD_TOURNAMENT = "bad_tournament"
+    PARTNER_NEEDED = "partner_needed"
+    NO_SUCH_PARTNER = "no_such_partner"
+    NO_PAIRS = "no_pairs"
+    NO_INVITATION = "no_invitation"
+    ALREADY_REGISTERED = "already_registered"
+    NOT_REGISTERED = "not_registered"
+    NOT_REGISTERING = "not_registering"
+    REGISTRATION_CLOSED = "registration_closed"
+    FULL = "full"
+    UNAVAILABLE = "unavailable"
+    # The club manager.
+    NOT_FOUND = "not_found"
+    BAD_INPUT = "bad_input"
+    CONFLICT = "conflict"
+    LATE = "late"
+    MAIL_FAILED = "mail_failed"
+    # The server itself.
+    SERVER_ERROR = "server_error"
+
+
+class ServiceError(Exception):
+    """A refusal: nothing was changed. ``code`` says what kind, ``message`` says it in words.
+
+    ``ref`` echoes a client message's reference and ``rule`` names the rule (RULES.md id) an
+    illegal action broke; both only travel on the WebSocket."""
+
+    def __init__(
+        self,
+        code: ErrorCode | str,
+        message: str,
+        *,
+        ref: str | None = None,
+        rule: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = ErrorCode(code)
+        self.message = message
+        self.ref = ref
+        self.rule = rule
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self.code)!r}, {self.message!r})"

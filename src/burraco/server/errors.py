@@ -1,0 +1,147 @@
+"""What a refusal becomes on the wire: the one place where codes meet numbers.
+
+A :class:`~burraco.errors.ServiceError` raised anywhere below a route answers HTTP with its
+code's status and the body ``{error, message}``; on the WebSocket it is an ``error`` message
+(``{type: "error", code, message, ref?, rule?, table?}``); a connection refused as a whole is
+closed with its code's close code. docs/protocol.md lists the codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from burraco.engine.errors import RulesError
+from burraco.errors import ErrorCode, ServiceError
+
+C = ErrorCode
+
+_CONFLICT: Final = 409
+HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
+    {
+        C.BAD_JSON: 400,
+        C.BAD_MESSAGE: 400,
+        C.BAD_REQUEST: 422,
+        C.UNKNOWN_TYPE: 400,
+        C.TOO_LARGE: 413,
+        C.RATE_LIMITED: 429,
+        C.NOT_AUTHENTICATED: 401,
+        C.BAD_LOGIN: 401,
+        C.BAD_NAME: 400,
+        C.BAD_PASSWORD: 400,
+        C.NAME_TAKEN: 409,
+        C.BUSY: 503,
+        C.FORBIDDEN: 403,
+        C.NO_SUCH_TABLE: 404,
+        C.NO_SUCH_SEAT: _CONFLICT,
+        C.SEAT_TAKEN: _CONFLICT,
+        C.ALREADY_SEATED: _CONFLICT,
+        C.NOT_OPEN: _CONFLICT,
+        C.NOT_FINISHED: _CONFLICT,
+        C.NO_BOT: _CONFLICT,
+        C.NO_SUCH_BOT: 422,
+        C.TOO_MANY_TABLES: 429,
+        C.TOO_MANY_SOCKETS: 429,
+        C.NOT_JOINED: _CONFLICT,
+        C.NOT_SEATED: _CONFLICT,
+        C.NOT_YOUR_SEAT: 403,
+        C.NOT_PLAYING: _CONFLICT,
+        C.BAD_ACTION: 422,
+        C.ILLEGAL_ACTION: 422,
+        C.STALE: _CONFLICT,
+        C.CHAT_INVALID: 422,
+        C.BAD_RULES: 422,
+        C.NO_RECORD: 404,
+        C.BAD_RECORD: 422,
+        C.NO_SUCH_TOURNAMENT: 404,
+        C.BAD_TOURNAMENT: 422,
+        C.PARTNER_NEEDED: 422,
+        C.NO_SUCH_PARTNER: 422,
+        C.NO_PAIRS: 422,
+        C.NO_INVITATION: _CONFLICT,
+        C.ALREADY_REGISTERED: _CONFLICT,
+        C.NOT_REGISTERED: _CONFLICT,
+        C.NOT_REGISTERING: _CONFLICT,
+        C.REGISTRATION_CLOSED: _CONFLICT,
+        C.FULL: _CONFLICT,
+        C.UNAVAILABLE: 503,
+        C.NOT_FOUND: 404,
+        C.BAD_INPUT: 422,
+        C.CONFLICT: _CONFLICT,
+        C.LATE: _CONFLICT,
+        C.MAIL_FAILED: 502,
+        C.SERVER_ERROR: 500,
+    }
+)
+"""The HTTP status of every code (a test checks that no code is missing)."""
+
+CLOSE_CODE: Final[Mapping[ErrorCode, int]] = MappingProxyType(
+    {
+        # 4000 + the HTTP status, as is usual for application close codes (RFC 6455 7.4.2).
+        C.NOT_AUTHENTICATED: 4401,
+        C.TOO_MANY_SOCKETS: 4429,
+    }
+)
+"""WebSocket close codes of the refusals that end a connection (docs/protocol.md)."""
+
+
+def http_status(code: ErrorCode) -> int:
+    return HTTP_STATUS[code]
+
+
+def http_body(code: ErrorCode | str, message: str) -> dict[str, Any]:
+    return {"error": str(code), "message": message}
+
+
+def http_response(error: ServiceError) -> JSONResponse:
+    return JSONResponse(http_body(error.code, error.message), http_status(error.code))
+
+
+def refusal(code: ErrorCode, message: str) -> JSONResponse:
+    """An HTTP refusal answered directly by a route (no exception raised)."""
+    return JSONResponse(http_body(code, message), http_status(code))
+
+
+def ws_message(error: ServiceError, *, table: str | None = None) -> dict[str, Any]:
+    """The WebSocket ``error`` message of a refusal."""
+    out: dict[str, Any] = {"type": "error", "code": str(error.code), "message": error.message}
+    if error.ref is not None:
+        out["ref"] = error.ref
+    if error.rule is not None:
+        out["rule"] = error.rule
+    if table is not None:
+        out["table"] = table
+    return out
+
+
+def close_code(code: ErrorCode) -> int:
+    return CLOSE_CODE[code]
+
+
+def install(app: FastAPI) -> None:
+    """Answer every refusal of the app in the documented shape."""
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, error: ServiceError) -> JSONResponse:
+        return http_response(error)
+
+    @app.exception_handler(RulesError)
+    async def rules_error(_request: Request, error: RulesError) -> JSONResponse:
+        return refusal(C.BAD_RULES, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
+        errors = jsonable_encoder(error.errors())
+        first = errors[0] if errors else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else "invalid request"
+        body = http_body(C.BAD_REQUEST, message) | {"detail": errors}
+        return JSONResponse(body, http_status(C.BAD_REQUEST))
+
+    del service_error, rules_error, validation_error  # registered on the app
