@@ -26,6 +26,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -33,15 +34,18 @@ from burraco.store import Store
 from burraco.store.club import (
     AuditEntry,
     CheckinInfo,
+    CheckStatus,
     ClubInfo,
     ClubStore,
     ClubTx,
     EveningInfo,
     EveningState,
+    EveningStatus,
     GameInfo,
     MemberInfo,
     NewSeat,
     PrizeInfo,
+    PrizeKind,
     ResultRow,
     ScoreCheckInfo,
     SeasonInfo,
@@ -66,6 +70,7 @@ from burraco.tournament import (
     score,
     sit_outs,
 )
+from burraco.tournament.season import SeasonSettings, SeasonSettingsError
 
 from . import calendar as cal
 from . import fees as fee
@@ -168,7 +173,7 @@ class EveningView:
 
     @property
     def finished(self) -> bool:
-        return self.evening.status == "finished"
+        return self.evening.status is EveningStatus.FINISHED
 
     def game(self, number: int) -> GameView:
         for g in self.games:
@@ -293,6 +298,7 @@ class ClubReport:
     members: int
 
     def count(self, status: str) -> int:
+        """How many evenings of the calendar have this status (an ``EveningStatus``)."""
         return sum(1 for e in self.evenings if e.evening.info.status == status)
 
 
@@ -412,6 +418,30 @@ def _seats_of(pairing: Pairing, ids: Mapping[str, int]) -> list[NewSeat]:
 
 def _rng(seed: int, step: int) -> random.Random:
     return random.Random(f"{seed}:{step}")
+
+
+def season_settings(**values: Any) -> SeasonSettings:
+    """A whole season's settings: a bad one is a clear ``bad_input``."""
+    checked_settings(values)
+    try:
+        return SeasonSettings(**values)
+    except SeasonSettingsError as error:
+        raise bad(str(error)) from None
+
+
+def checked_settings(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Some settings (a change) checked one by one, spelled as stored."""
+    try:
+        return SeasonSettings.checked(values)
+    except SeasonSettingsError as error:
+        raise bad(str(error)) from None
+
+
+def replaced_settings(settings: SeasonSettings, changes: Mapping[str, Any]) -> SeasonSettings:
+    try:
+        return settings.replace(**changes)
+    except SeasonSettingsError as error:
+        raise bad(str(error)) from None
 
 
 def _suggest(name: str, known: Iterable[str]) -> str:
@@ -791,55 +821,6 @@ class ClubService:
 
     # ---------------------------------------------------------------------------- seasons
 
-    def _season_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
-        out = dict(settings)
-        if "name" in out:
-            out["name"] = " ".join(str(out["name"]).split())
-            if not 1 <= len(out["name"]) <= 80:
-                raise bad("a season's name has 1 to 80 characters")
-        if "seating" in out:
-            try:
-                out["seating"] = Seating(out["seating"]).value
-            except ValueError:
-                raise bad("seating is mitchell or danish") from None
-        if "two_left_over" in out:
-            try:
-                out["two_left_over"] = TwoLeftOver(out["two_left_over"]).value
-            except ValueError:
-                raise bad("two_left_over is rest or table") from None
-        if "vp_table" in out:
-            try:
-                out["vp_table"] = choose_vp_table(out["vp_table"]).name
-            except Exception:
-                raise bad("the VP table is VP-2, VP-3 or VP-4") from None
-        for key in ("monthly_fee_cents", "pool_share_cents", "weekly_prize_cents"):
-            if key in out and (not isinstance(out[key], int) or out[key] < 0):
-                raise bad(f"{key} must be a whole number of cents, at least 0")
-        if "season_prizes_cents" in out:
-            prizes = tuple(out["season_prizes_cents"])
-            if len(prizes) > 3 or any(not isinstance(p, int) or p < 0 for p in prizes):
-                raise bad("season prizes: up to three amounts (1st, 2nd, 3rd), at least 0")
-            out["season_prizes_cents"] = prizes
-        if "weekday" in out and not (isinstance(out["weekday"], int) and 0 <= out["weekday"] <= 6):
-            raise bad("the weekday is 0 (Monday) to 6 (Sunday)")
-        if "break_minutes" in out and not (
-            isinstance(out["break_minutes"], int) and 0 <= out["break_minutes"] <= 60
-        ):
-            raise bad("the break lasts 0 to 60 minutes")
-        if "rules_note" in out:
-            out["rules_note"] = str(out["rules_note"] or "")[:4000]
-        return out
-
-    def _check_season_dates(self, settings: Mapping[str, Any]) -> None:
-        starts, ends = settings["starts_on"], settings["ends_on"]
-        if ends < starts:
-            raise bad("a season ends after it starts")
-        if (ends - starts).days > 366:
-            raise bad("a season lasts at most a year")
-        opens, closes = settings["checkin_opens"], settings["checkin_closes"]
-        if closes <= opens:
-            raise bad("check-in closes after it opens")
-
     async def create_season(
         self,
         actor: Actor,
@@ -848,39 +829,17 @@ class ClubService:
         *,
         starts_on: date,
         ends_on: date,
-        checkin_opens: time = time(20, 30),
-        checkin_closes: time = time(20, 45),
         **settings: Any,
     ) -> SeasonInfo:
-        values = {
-            "weekday": 4,
-            "break_minutes": 15,
-            "seating": "mitchell",
-            "two_left_over": "rest",
-            "vp_table": "VP-3",
-            "monthly_fee_cents": 0,
-            "pool_share_cents": 0,
-            "weekly_prize_cents": 0,
-            "season_prizes_cents": (),
-            "rules_note": "",
-            **settings,
-            "name": name,
-            "starts_on": starts_on,
-            "ends_on": ends_on,
-            "checkin_opens": checkin_opens,
-            "checkin_closes": checkin_closes,
-        }
-        values = self._season_settings(values)
-        self._check_season_dates(values)
+        """A season with ``settings`` (``SeasonSettings``'s; those not given: its defaults)."""
+        values = season_settings(name=name, starts_on=starts_on, ends_on=ends_on, **settings)
 
         async def work(tx: ClubTx) -> SeasonInfo:
             await self._club(tx, club_id)
             role = await self._officer(tx, actor, club_id)
-            if any(
-                s.name.casefold() == values["name"].casefold() for s in await tx.seasons(club_id)
-            ):
-                raise conflict(f"there is already a season named {values['name']!r}")
-            season = await tx.create_season(club_id, **values)
+            if any(s.name.casefold() == values.name.casefold() for s in await tx.seasons(club_id)):
+                raise conflict(f"there is already a season named {values.name!r}")
+            season = await tx.create_season(club_id, values)
             await self._audit(
                 tx,
                 club_id,
@@ -888,30 +847,30 @@ class ClubService:
                 "season.create",
                 f"season {season.name}",
                 season_id=season.id,
-                after=_jsonable(values),
+                after=values.to_json(),
             )
             return season
 
         return await self._write(work)
 
     async def update_season(self, actor: Actor, season_id: int, **settings: Any) -> SeasonInfo:
-        values = self._season_settings(settings)
+        """Change some settings: each is checked before the season is read, the dates with the
+        season's others."""
+        values = checked_settings(settings)
 
         async def work(tx: ClubTx) -> SeasonInfo:
             season = await self._season(tx, season_id)
             role = await self._officer(tx, actor, season.club_id)
-            merged = {k: getattr(season, k) for k in ("starts_on", "ends_on")}
-            merged |= {k: getattr(season, k) for k in ("checkin_opens", "checkin_closes")}
-            merged |= {k: v for k, v in values.items() if k in merged}
-            self._check_season_dates(merged)
+            old = season.settings
+            new = replaced_settings(old, values)
             outside = [
                 e.date
                 for e in await tx.evenings(season_id)
-                if not merged["starts_on"] <= e.date <= merged["ends_on"]
+                if not new.starts_on <= e.date <= new.ends_on
             ]
             if outside:
                 raise bad(f"the evening of {outside[0]} would fall outside the season")
-            await tx.update_season(season_id, **values)
+            await tx.update_season(season_id, **new.values(list(values)))
             await self._audit(
                 tx,
                 season.club_id,
@@ -919,8 +878,8 @@ class ClubService:
                 "season.update",
                 f"season {season.name}",
                 season_id=season_id,
-                before=_jsonable({k: getattr(season, k) for k in values}),
-                after=_jsonable(values),
+                before=old.to_json(list(values)),
+                after=new.to_json(list(values)),
             )
             return await self._season(tx, season_id)
 
@@ -1075,14 +1034,14 @@ class ClubService:
             ev = state.evening
             values: dict[str, Any] = {}
             if day is not None and day != ev.date:
-                if ev.status != "scheduled" or state.checkins:
+                if ev.status is not EveningStatus.SCHEDULED or state.checkins:
                     raise conflict("only an evening without check-ins can be moved")
                 self._check_in_season(season, day)
                 if any(e.date == day for e in await tx.evenings(season.id)):
                     raise conflict(f"there is already an evening on {day}")
                 values["date"] = day
             if type is not None and _evening_type(type).value != ev.type:
-                if ev.status != "scheduled":
+                if ev.status is not EveningStatus.SCHEDULED:
                     raise conflict("the type of an evening cannot change once seats are drawn")
                 values["type"] = _evening_type(type).value
             if one_game_fewer is not None and one_game_fewer != ev.one_game_fewer:
@@ -1094,16 +1053,18 @@ class ClubService:
                 if any(g.number > games for g in state.games):
                     await tx.delete_games(evening_id, from_game=games + 1)
                 values["one_game_fewer"] = one_game_fewer
-                if ev.status in ("playing", "finished"):
+                if ev.status.drawn:
                     complete = sum(1 for g in state.games if _complete(g) and g.number <= games)
-                    values["status"] = "finished" if complete >= games else "playing"
+                    values["status"] = (
+                        EveningStatus.FINISHED if complete >= games else EveningStatus.PLAYING
+                    )
             if cancelled is not None:
-                if cancelled and ev.status != "cancelled":
-                    if ev.status != "scheduled":
+                if cancelled and ev.status is not EveningStatus.CANCELLED:
+                    if ev.status is not EveningStatus.SCHEDULED:
                         raise conflict("an evening whose seats are drawn cannot be cancelled")
-                    values["status"] = "cancelled"
-                elif not cancelled and ev.status == "cancelled":
-                    values["status"] = "scheduled"
+                    values["status"] = EveningStatus.CANCELLED
+                elif not cancelled and ev.status is EveningStatus.CANCELLED:
+                    values["status"] = EveningStatus.SCHEDULED
             if note is not None:
                 values["note"] = _clean(note)[:200]
             if not values:
@@ -1131,7 +1092,7 @@ class ClubService:
         async def work(tx: ClubTx) -> None:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._officer(tx, actor, club.id)
-            if state.evening.status not in ("scheduled", "cancelled") or state.checkins:
+            if state.evening.status.drawn or state.checkins:
                 raise conflict("only an evening without check-ins can be removed")
             await tx.delete_evening(evening_id)
             await self._audit(
@@ -1190,7 +1151,7 @@ class ClubService:
                     summary=evening_summary(lang, e, season, club),
                     description=evening_description(lang, e, season, times),
                     location=club.place,
-                    cancelled=e.info.status == "cancelled",
+                    cancelled=e.info.status is EveningStatus.CANCELLED,
                 )
             )
         return cal.ics(f"{club.name} — {season.name}", events, stamp=self.clock())
@@ -1240,9 +1201,9 @@ class ClubService:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._role(tx, actor, club.id)
             ev = state.evening
-            if ev.status == "cancelled":
+            if ev.status is EveningStatus.CANCELLED:
                 raise conflict(f"the evening of {ev.date} is cancelled")
-            if ev.status != "scheduled":
+            if ev.status is not EveningStatus.SCHEDULED:
                 raise conflict(
                     f"the seats of {ev.date} are already drawn: undo the draw (no result"
                     " entered yet) to admit another player"
@@ -1314,7 +1275,7 @@ class ClubService:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._officer(tx, actor, club.id)
             member = await self._member(tx, club.id, who)
-            if state.evening.status != "scheduled":
+            if state.evening.status is not EveningStatus.SCHEDULED:
                 raise conflict("the seats are drawn: undo the draw first")
             if not any(c.member_id == member.id for c in state.checkins):
                 raise bad(f"{member.name} is not registered for {state.evening.date}")
@@ -1351,7 +1312,7 @@ class ClubService:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._officer(tx, actor, club.id)
             ev = state.evening
-            if ev.status != "scheduled":
+            if ev.status is not EveningStatus.SCHEDULED:
                 raise conflict(
                     f"the evening of {ev.date} is {ev.status}: its seats cannot be drawn now"
                 )
@@ -1366,7 +1327,7 @@ class ClubService:
             ids = {n: i for i, n in names.items()}
             await tx.update_evening(
                 evening_id,
-                status="playing",
+                status=EveningStatus.PLAYING,
                 seed=drawn_seed,
                 stations=[ids[p] for p in evening.players],
                 drawn_at=when,
@@ -1408,13 +1369,13 @@ class ClubService:
         async def work(tx: ClubTx) -> None:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._officer(tx, actor, club.id)
-            if state.evening.status != "playing":
+            if state.evening.status is not EveningStatus.PLAYING:
                 raise conflict("there is no draw to undo")
             if any(g.results for g in state.games):
                 raise conflict("results are already entered: the draw cannot be undone")
             await tx.delete_games(evening_id)
             await tx.update_evening(
-                evening_id, status="scheduled", seed=None, stations=None, drawn_at=None
+                evening_id, status=EveningStatus.SCHEDULED, seed=None, stations=None, drawn_at=None
             )
             await self._audit(
                 tx,
@@ -1470,7 +1431,7 @@ class ClubService:
             state, season, club = await self._evening(tx, evening_id, lock=True)
             role = await self._officer(tx, actor, club.id)
             ev = state.evening
-            if ev.status not in ("playing", "finished"):
+            if not ev.status.drawn:
                 raise conflict("draw the evening first (the stations), then seat its games")
             names = await self._names(tx, club.id)
             evening, done = build_evening(state, season, names)
@@ -1722,7 +1683,7 @@ class ClubService:
         return await self._write(work)
 
     def _table(self, state: EveningState, game: int, table: int) -> GameInfo:
-        if state.evening.status not in ("playing", "finished"):
+        if not state.evening.status.drawn:
             raise conflict(f"the seats of {state.evening.date} are not drawn yet")
         current = state.game(game)
         if current is None:
@@ -1739,7 +1700,7 @@ class ClubService:
         names = await self._names(tx, club.id)
         await self._draw_next(tx, state, season, names)
         evening, _ = build_evening(state, season, names)
-        status = "finished" if evening.finished else "playing"
+        status = EveningStatus.FINISHED if evening.finished else EveningStatus.PLAYING
         if status != state.evening.status:
             await tx.update_evening(evening_id, status=status)
 
@@ -1784,10 +1745,14 @@ class ClubService:
                 correction=True,
             )
             for check in state.checks:
-                if check.game == game and check.table_no == table and check.status == "open":
+                if (
+                    check.game == game
+                    and check.table_no == table
+                    and check.status is CheckStatus.OPEN
+                ):
                     await tx.resolve_check(
                         check.id,
-                        status="corrected",
+                        status=CheckStatus.CORRECTED,
                         resolved_by=self._who(actor, role),
                         resolution=_clean(reason),
                     )
@@ -1834,7 +1799,8 @@ class ClubService:
             if current.result(table) is None:
                 raise bad(f"game {game}, table {table} has no published score to check")
             if any(
-                c.game == game and c.table_no == table and c.status == "open" for c in state.checks
+                c.game == game and c.table_no == table and c.status is CheckStatus.OPEN
+                for c in state.checks
             ):
                 raise conflict(f"a check of game {game}, table {table} is already open")
             return await tx.add_check(
@@ -1858,11 +1824,11 @@ class ClubService:
                 raise not_found(f"no score check {check_id}")
             state, season, club = await self._evening(tx, check.evening_id)
             role = await self._officer(tx, actor, club.id)
-            if check.status != "open":
+            if check.status is not CheckStatus.OPEN:
                 raise conflict(f"the check {check_id} is already {check.status}")
             await tx.resolve_check(
                 check_id,
-                status="confirmed",
+                status=CheckStatus.CONFIRMED,
                 resolved_by=self._who(actor, role),
                 resolution=_clean(resolution),
             )
@@ -1992,7 +1958,7 @@ class ClubService:
         evenings: list[SeasonEvening] = []
         for e in _numbered(await tx.evenings(season.id)):
             ranking = None
-            if e.info.status == "finished":
+            if e.info.status is EveningStatus.FINISHED:
                 state = await tx.evening_state(e.info.id)
                 assert state is not None
                 ranking = build_evening(state, season, names)[0].ranking()
@@ -2131,7 +2097,7 @@ class ClubService:
         names = await self._names(tx, club.id)
         attendance: dict[str, list[date]] = {}
         for e in await tx.evenings(season.id):
-            if e.status in ("playing", "finished"):
+            if e.status.drawn:
                 for member_id in e.stations or ():
                     attendance.setdefault(names[member_id], []).append(e.date)
         adjustments: dict[str, list[fee.Adjustment]] = {}
@@ -2180,9 +2146,7 @@ class ClubService:
             season = await self._season(tx, season_id)
             club = await self._club(tx, season.club_id)
             role = await self._officer(tx, actor, club.id)
-            open_ = [
-                e.date for e in await tx.evenings(season_id) if e.status in ("scheduled", "playing")
-            ]
+            open_ = [e.date for e in await tx.evenings(season_id) if e.status.open]
             if open_:
                 raise conflict(f"the evening of {open_[0]} is neither finished nor cancelled")
             standings = await self._standings(tx, club, season, None)
@@ -2190,7 +2154,7 @@ class ClubService:
             ids = {n: i for i, n in (await self._names(tx, club.id)).items()}
             rows: list[dict[str, Any]] = [
                 {
-                    "kind": "weekly",
+                    "kind": PrizeKind.WEEKLY,
                     "evening_id": w.evening.id,
                     "place": None,
                     "member_id": ids[w.player],
@@ -2200,7 +2164,7 @@ class ClubService:
                 for w in report.weekly
             ] + [
                 {
-                    "kind": "season",
+                    "kind": PrizeKind.SEASON,
                     "evening_id": None,
                     "place": s.place,
                     "member_id": ids[s.player],
@@ -2406,11 +2370,15 @@ def _numbered(evenings: Sequence[EveningInfo]) -> list[SeasonEvening]:
     n = 0
     for e in sorted(evenings, key=lambda e: e.date):
         kind = EveningType(e.type)
-        if e.status != "cancelled":
+        if e.status is not EveningStatus.CANCELLED:
             n += 1
         out.append(
             SeasonEvening(
-                e, n if e.status != "cancelled" else 0, kind, kind.games - e.one_game_fewer, None
+                e,
+                n if e.status is not EveningStatus.CANCELLED else 0,
+                kind,
+                kind.games - e.one_game_fewer,
+                None,
             )
         )
     return out
@@ -2500,6 +2468,8 @@ def _result_json(
 
 
 def _jsonable(values: Any) -> Any:
+    if isinstance(values, StrEnum):
+        return values.value
     if isinstance(values, Mapping):
         return {k: _jsonable(v) for k, v in values.items()}
     if isinstance(values, list | tuple):
