@@ -16,8 +16,8 @@ from burraco.store.club import ClubInfo, EveningStatus, SeasonInfo
 
 from . import calendar as cal
 from . import fees as fee
-from .service import ClubReport, EveningView, MemberReport, SeasonEvening, StandingsView
 from .texts import evening_description, rules_text, t, type_name
+from .views import ClubReport, EveningView, MemberReport, SeasonEvening, StandingsView
 
 # ------------------------------------------------------------------------------ CSV
 

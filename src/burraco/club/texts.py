@@ -18,7 +18,7 @@ from .errors import bad
 if TYPE_CHECKING:
     from burraco.store.club import ClubInfo, SeasonInfo
 
-    from .service import SeasonEvening
+    from .views import SeasonEvening
 
 LANGS = ("it", "en")
 WEEKDAY_NAMES = {

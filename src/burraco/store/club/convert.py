@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from .. import club_models as m
 from .records import (
     AuditEntry,
     ChargeInfo,
+    CheckinInfo,
     CheckStatus,
     ClubInfo,
     EveningInfo,
     EveningStatus,
+    GameInfo,
     MemberInfo,
     PaymentInfo,
     PrizeInfo,
     PrizeKind,
+    RestRow,
+    ResultRow,
     ScoreCheckInfo,
     SeasonInfo,
+    SeatRow,
 )
 
 
@@ -157,4 +163,51 @@ def prize(row: m.ClubPrize) -> PrizeInfo:
         row.value_cents,
         row.description,
         row.delivered_on,
+    )
+
+
+def checkin(row: m.ClubCheckin) -> CheckinInfo:
+    return CheckinInfo(
+        row.member_id,
+        aware(row.at),
+        row.late,
+        row.recorded_by,
+        row.override_by,
+        row.override_reason,
+    )
+
+
+def result(row: m.ClubResult) -> ResultRow:
+    return ResultRow(
+        row.table_no,
+        row.ns,
+        row.ew,
+        None if row.smazzate is None else tuple((int(a), int(b)) for a, b in row.smazzate),
+        row.timed_out,
+        row.entered_by,
+        aware(row.entered_at),
+        row.corrections,
+    )
+
+
+def game(
+    row: m.ClubGame,
+    seats: Sequence[m.ClubSeat],
+    rests: Sequence[m.ClubRest],
+    results: Sequence[m.ClubResult],
+) -> GameInfo:
+    """A game with its seats, rests and results (picked out of the evening's)."""
+    return GameInfo(
+        number=row.number,
+        drawn=row.drawn,
+        relaxed=row.relaxed,
+        seated_at=aware(row.seated_at),
+        started_at=maybe(row.started_at),
+        seats=tuple(
+            SeatRow(s.member_id, s.table_no, s.line, s.position)
+            for s in seats
+            if s.game == row.number
+        ),
+        rests=tuple(RestRow(r.member_id, r.drawn) for r in rests if r.game == row.number),
+        results=tuple(result(r) for r in results if r.game == row.number),
     )

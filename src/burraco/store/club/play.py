@@ -11,17 +11,7 @@ from sqlalchemy import delete, select, update
 from .. import club_models as m
 from . import convert as to
 from .calendar import CalendarRows
-from .records import (
-    CheckinInfo,
-    CheckStatus,
-    EveningState,
-    GameInfo,
-    NewSeat,
-    RestRow,
-    ResultRow,
-    ScoreCheckInfo,
-    SeatRow,
-)
+from .records import CheckStatus, EveningState, NewSeat, ScoreCheckInfo
 
 
 class PlayRows(CalendarRows):
@@ -215,49 +205,8 @@ class PlayRows(CalendarRows):
         )
         return EveningState(
             evening=evening,
-            checkins=tuple(
-                CheckinInfo(
-                    c.member_id,
-                    to.aware(c.at),
-                    c.late,
-                    c.recorded_by,
-                    c.override_by,
-                    c.override_reason,
-                )
-                for c in checkins
-            ),
-            games=tuple(
-                GameInfo(
-                    number=g.number,
-                    drawn=g.drawn,
-                    relaxed=g.relaxed,
-                    seated_at=to.aware(g.seated_at),
-                    started_at=to.maybe(g.started_at),
-                    seats=tuple(
-                        SeatRow(s.member_id, s.table_no, s.line, s.position)
-                        for s in seats
-                        if s.game == g.number
-                    ),
-                    rests=tuple(RestRow(r.member_id, r.drawn) for r in rests if r.game == g.number),
-                    results=tuple(
-                        ResultRow(
-                            r.table_no,
-                            r.ns,
-                            r.ew,
-                            None
-                            if r.smazzate is None
-                            else tuple((int(a), int(b)) for a, b in r.smazzate),
-                            r.timed_out,
-                            r.entered_by,
-                            to.aware(r.entered_at),
-                            r.corrections,
-                        )
-                        for r in results
-                        if r.game == g.number
-                    ),
-                )
-                for g in games
-            ),
+            checkins=tuple(to.checkin(c) for c in checkins),
+            games=tuple(to.game(g, seats, rests, results) for g in games),
             checks=tuple(to.check(c) for c in checks),
         )
 
