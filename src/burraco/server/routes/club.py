@@ -3,30 +3,56 @@ read, over ``burraco.club.service.ClubService`` (docs/club.md, "On the web").
 
 Who is who: the server's session (the ``burraco_session`` cookie or ``Authorization: Bearer``)
 names a platform account; the service looks up the club member linked to that account and his
-officer flag. Every refusal is the service's ``ClubError``, answered with its status and
-``{error, message}`` like the rest of the API; nothing changes when a request is refused (each
-change is one transaction). The room timer and the calendar (``.ics`` and printable page) need
-no login: the first is projected in the room, the second is a calendar subscription.
+officer flag. Every refusal is the service's ``ClubError`` (a ``ServiceError``), answered by
+``burraco.server.errors`` with its status and ``{error, message}`` like the rest of the API;
+nothing changes when a request is refused (each change is one transaction). The room timer
+and the calendar (``.ics`` and printable page) need no login: the first is projected in the
+room, the second is a calendar subscription. The request bodies are in ``club_bodies``, the
+JSON of the answers in ``club_json``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import os
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from burraco.club import export, mail
 from burraco.club.errors import ClubError
 from burraco.club.service import Actor, ClubService, ResultInput
 from burraco.store import Store
 
-from . import auth
+from .. import auth
+from .club_bodies import (
+    Charge,
+    CheckinRequest,
+    CheckRequest,
+    ClubChange,
+    Correction,
+    DrawRequest,
+    EveningChange,
+    MemberChange,
+    NewCalendar,
+    NewClub,
+    NewEvening,
+    NewMember,
+    NewSeason,
+    Payment,
+    Reason,
+    Resolution,
+    RestChange,
+    ResultRequest,
+    ResultsRequest,
+    SeasonChange,
+    SeatingRequest,
+    StartGame,
+    UncheckRequest,
+)
 from .club_json import (
     Json,
     audit_json,
@@ -45,182 +71,7 @@ from .club_json import (
     timer_json,
 )
 
-Who = int | str
-"""A member: his id, or his name (case does not matter)."""
 Lang = Literal["it", "en"]
-
-
-# ----------------------------------------------------------------------------- request bodies
-
-
-class NewClub(BaseModel):
-    name: str = Field(min_length=1, max_length=80)
-    timezone: str = Field("Europe/Rome", max_length=64)
-    place: str = Field("", max_length=200)
-    founder: str | None = Field(
-        None, max_length=64, description="Your name as a member (default: your account's name)"
-    )
-    founder_email: str | None = Field(None, max_length=254)
-
-
-class ClubChange(BaseModel):
-    place: str | None = Field(None, max_length=200)
-    timezone: str | None = Field(None, max_length=64)
-
-
-class NewMember(BaseModel):
-    name: str = Field(min_length=1, max_length=64)
-    email: str | None = Field(None, max_length=254)
-    officer: bool = False
-    account: str | None = Field(
-        None, max_length=64, description="The platform account to link (its user name)"
-    )
-
-
-class MemberChange(BaseModel):
-    name: str | None = Field(None, max_length=64)
-    email: str | None = Field(None, max_length=254, description='"" removes it')
-    officer: bool | None = None
-    account: str | None = Field(None, max_length=64, description='"" unlinks the account')
-    active: bool | None = None
-
-
-class SeasonSettings(BaseModel):
-    weekday: int | None = Field(None, ge=0, le=6, description="0 Monday ... 6 Sunday")
-    checkin_opens: time | None = None
-    checkin_closes: time | None = None
-    break_minutes: int | None = Field(None, ge=0, le=60)
-    seating: Literal["mitchell", "danish"] | None = None
-    two_left_over: Literal["rest", "table"] | None = None
-    vp_table: str | None = Field(None, max_length=8, description="VP-2, VP-3 or VP-4")
-    monthly_fee_cents: int | None = Field(None, ge=0)
-    pool_share_cents: int | None = Field(None, ge=0)
-    weekly_prize_cents: int | None = Field(None, ge=0)
-    season_prizes_cents: list[int] | None = Field(None, max_length=3)
-    rules_note: str | None = Field(None, max_length=4000)
-
-    def values(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump().items() if v is not None}
-
-
-class NewSeason(SeasonSettings):
-    name: str = Field(min_length=1, max_length=80)
-    starts_on: date
-    ends_on: date
-
-
-class SeasonChange(SeasonSettings):
-    name: str | None = Field(None, max_length=80)
-    starts_on: date | None = None
-    ends_on: date | None = None
-
-
-class NewCalendar(BaseModel):
-    first: date | None = Field(None, description="Default: the season's start")
-    count: int = Field(16, ge=1, le=60)
-    italiano: list[int] | None = Field(
-        None, description="Which evenings (1-based) are Italiano; default five spread evenly"
-    )
-    skip: list[date] = Field(default_factory=list, description="Holidays: no evening then")
-
-
-class NewEvening(BaseModel):
-    date: dt.date
-    type: Literal["internazionale", "italiano"] = "internazionale"
-    one_game_fewer: bool = False
-
-
-class EveningChange(BaseModel):
-    date: dt.date | None = None
-    type: Literal["internazionale", "italiano"] | None = None
-    one_game_fewer: bool | None = None
-    cancelled: bool | None = None
-    note: str | None = Field(None, max_length=200)
-    reason: str | None = Field(None, max_length=500)
-
-
-class Reason(BaseModel):
-    reason: str = Field("", max_length=500)
-
-
-class CheckinRequest(BaseModel):
-    member: Who = Field(description="Member id or name")
-    override: str | None = Field(
-        None,
-        max_length=500,
-        description="An officer's reason to admit a player outside the check-in window",
-    )
-
-
-class UncheckRequest(BaseModel):
-    member: Who
-    reason: str = Field(min_length=1, max_length=500)
-
-
-class DrawRequest(BaseModel):
-    seed: int | None = Field(None, ge=0, lt=1 << 62, description="Default: a random seed")
-
-
-class SeatingRequest(BaseModel):
-    tables: list[list[Who]] = Field(
-        description="Each table NS1, EW1, NS2, EW2 (partners 1st-3rd, 2nd-4th), or two players"
-    )
-    rests: list[Who] = Field(default_factory=list)
-    reason: str = Field("", max_length=500)
-
-
-class RestChange(BaseModel):
-    rest: Who = Field(description="Who rests instead")
-    instead_of: Who = Field(description="Who was resting and now plays")
-    reason: str = Field(min_length=1, max_length=500)
-
-
-class ResultRequest(BaseModel):
-    ns: int = Field(description="The NS line's score of the game")
-    ew: int = Field(description="The EW line's score of the game")
-    smazzate: list[list[int]] | None = Field(
-        None, max_length=50, description="Optional: each smazzata's [NS, EW]; must add up"
-    )
-    timed_out: Literal[0, 1] | None = Field(None, description="The line whose time ran out")
-
-
-class TableResultRequest(ResultRequest):
-    table: int = Field(ge=1)
-
-
-class ResultsRequest(BaseModel):
-    results: list[TableResultRequest] = Field(min_length=1, max_length=100)
-
-
-class Correction(ResultRequest):
-    reason: str = Field(min_length=1, max_length=500)
-
-
-class CheckRequest(BaseModel):
-    note: str = Field("", max_length=1000)
-    member: Who | None = Field(None, description="An officer may ask on a player's behalf")
-
-
-class Resolution(BaseModel):
-    resolution: str = Field("", max_length=1000)
-
-
-class StartGame(BaseModel):
-    at: datetime | None = Field(None, description="Default: now")
-
-
-class Payment(BaseModel):
-    member: Who
-    amount_cents: int = Field(gt=0)
-    paid_on: date | None = None
-    note: str = Field("", max_length=200)
-
-
-class Charge(BaseModel):
-    member: Who
-    amount_cents: int = Field(description="An extra charge, or a waiver (negative)")
-    reason: str = Field(min_length=1, max_length=500)
-    due_on: date | None = None
 
 
 ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
@@ -285,7 +136,8 @@ def _now() -> datetime:
 
 
 def install(app: FastAPI) -> None:
-    """Mount the routes and answer ``ClubError`` with its status (before the static files)."""
+    """Mount the routes (before the static files; ``burraco.server.errors`` answers the
+    refusals)."""
 
     app.include_router(router)
 
