@@ -8,28 +8,20 @@ officer flag. Every refusal is the service's ``ClubError`` (a ``ServiceError``),
 nothing changes when a request is refused (each change is one transaction). The room timer
 and the calendar (``.ics`` and printable page) need no login: the first is projected in the
 room, the second is a calendar subscription. The request bodies are in ``club_bodies``, the
-JSON of the answers in ``club_json``.
+JSON of the answers in ``club_json``, what the routes share in ``club_common``, the season's
+money and files in ``club_files``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
-from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from fastapi import APIRouter, FastAPI, Query, Request
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
-from fastapi.responses import HTMLResponse
-from pydantic import BaseModel
-
-from burraco.club import export, mail
 from burraco.club.errors import ClubError
 from burraco.club.service import Actor, ClubService, ResultInput
 from burraco.store import Store
 
-from .. import auth
+from . import club_files
 from .club_bodies import (
-    Charge,
     CheckinRequest,
     CheckRequest,
     ClubChange,
@@ -42,7 +34,6 @@ from .club_bodies import (
     NewEvening,
     NewMember,
     NewSeason,
-    Payment,
     Reason,
     Resolution,
     RestChange,
@@ -53,6 +44,7 @@ from .club_bodies import (
     StartGame,
     UncheckRequest,
 )
+from .club_common import READ, WRITE, Club, Me, answers, utcnow
 from .club_json import (
     Json,
     audit_json,
@@ -60,86 +52,20 @@ from .club_json import (
     club_json,
     evening_info_json,
     evening_json,
-    fees_json,
     game_json,
     member_json,
-    prizes_json,
     role_json,
     season_evening_json,
     season_json,
-    standings_json,
     timer_json,
 )
-
-Lang = Literal["it", "en"]
-
-
-ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
-"""The API's ``{error, message}`` (``ErrorOut``, declared with the rest of the API in app.py)."""
-WORDS = {
-    401: "Not logged in",
-    403: "Not allowed: the club's officers change, its members read",
-    404: "No such club, season, evening or score check",
-    409: "Not possible now (already done, or not at this point of the evening); late check-in",
-    422: "Bad input (an unknown player, a result that does not add up, a date outside the season)",
-    502: "The SMTP server refused or could not be reached",
-}
-
-
-def _answers(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"description": WORDS[code], "content": ERROR} for code in codes}
-
-
-READ = _answers(401, 403, 404)
-WRITE = _answers(401, 403, 404, 409, 422)
-
-
-# ----------------------------------------------------------------------------- plumbing
-
-
-def service(request: Request) -> ClubService:
-    """One service per application, on the server's store."""
-    found: ClubService | None = getattr(request.app.state, "club_service", None)
-    if found is None:
-        store: Store = request.app.state.hub.store
-        found = ClubService(store)
-        request.app.state.club_service = found
-    return found
-
-
-async def actor(request: Request) -> Actor:
-    """The logged-in user as the service's actor (the session cookie or a bearer token)."""
-    header = request.headers.get("authorization") or ""
-    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-    token = token or request.cookies.get(auth.SESSION_COOKIE, "")
-    store: Store = request.app.state.hub.store
-    user = await store.session_user(token) if token else None
-    if user is None:
-        raise auth.AuthError("not_authenticated", "log in first")
-    return Actor(user.name, user.id)
-
-
-Club = Annotated[ClubService, Depends(service)]
-Me = Annotated[Actor, Depends(actor)]
-
-
-def _download(content: str | bytes, media_type: str, filename: str) -> Response:
-    return Response(
-        content,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def install(app: FastAPI) -> None:
     """Mount the routes (before the static files; ``burraco.server.errors`` answers the
-    refusals)."""
-
+    refusals): these, then ``club_files``'."""
     app.include_router(router)
+    app.include_router(club_files.router)
 
 
 router = APIRouter(prefix="/api/club", tags=["club"])
@@ -148,7 +74,7 @@ router = APIRouter(prefix="/api/club", tags=["club"])
 # ----------------------------------------------------------------------------- clubs, members
 
 
-@router.get("/clubs", responses=_answers(401), response_model=None)
+@router.get("/clubs", responses=answers(401), response_model=None)
 async def my_clubs(club: Club, me: Me) -> list[Json]:
     """The clubs the user is a member of, with his member name and role."""
     return [
@@ -378,7 +304,7 @@ async def change_rest(evening_id: int, game: int, body: RestChange, club: Club, 
 async def start_game(evening_id: int, game: int, body: StartGame, club: Club, me: Me) -> Json:
     """Start the room's timer for a game."""
     state = await club.start_game(me, evening_id, game, at=body.at)
-    return timer_json(state, _now())
+    return timer_json(state, utcnow())
 
 
 @router.post(
@@ -469,11 +395,11 @@ async def resolve_check(check_id: int, body: Resolution, club: Club, me: Me) -> 
     return check_info_json(await club.resolve_check(me, check_id, body.resolution))
 
 
-@router.get("/evenings/{evening_id}/timer", responses=_answers(404), response_model=None)
+@router.get("/evenings/{evening_id}/timer", responses=answers(404), response_model=None)
 async def timer(evening_id: int, club: Club) -> Json:
     """The room timer (no login: the page is projected): phase, game, seconds left, and the
     club, date and kind of the evening for the heading."""
-    now = _now()
+    now = utcnow()
     state = await club.timer(evening_id, now=now)
     view = await club.evening(None, evening_id)
     return {
@@ -483,182 +409,3 @@ async def timer(evening_id: int, club: Club) -> Json:
         "type": view.type.value,
         "number": view.number,
     }
-
-
-# ----------------------------------------------------------------------------- standings, fees
-
-
-@router.get("/seasons/{season_id}/standings", responses=READ, response_model=None)
-async def standings(
-    season_id: int,
-    club: Club,
-    me: Me,
-    after: int | None = Query(None, ge=0, description="Only the first N finished evenings"),
-) -> Json:
-    return standings_json(await club.standings(me, season_id, after=after))
-
-
-@router.get("/seasons/{season_id}/fees", responses=READ, response_model=None)
-async def fees(season_id: int, club: Club, me: Me) -> Json:
-    """Every member's account (officers), or only one's own (members); the club's totals."""
-    return fees_json(await club.fees(me, season_id))
-
-
-@router.post("/seasons/{season_id}/payments", status_code=201, responses=WRITE, response_model=None)
-async def payment(season_id: int, body: Payment, club: Club, me: Me) -> Json:
-    await club.record_payment(
-        me, season_id, body.member, body.amount_cents, paid_on=body.paid_on, note=body.note
-    )
-    return fees_json(await club.fees(me, season_id))
-
-
-@router.post("/seasons/{season_id}/charges", status_code=201, responses=WRITE, response_model=None)
-async def charge(season_id: int, body: Charge, club: Club, me: Me) -> Json:
-    await club.add_charge(
-        me, season_id, body.member, body.amount_cents, reason=body.reason, due_on=body.due_on
-    )
-    return fees_json(await club.fees(me, season_id))
-
-
-@router.get("/seasons/{season_id}/prizes", responses=READ, response_model=None)
-async def prizes(season_id: int, club: Club, me: Me) -> Json:
-    return prizes_json(await club.prizes(me, season_id))
-
-
-@router.post("/seasons/{season_id}/close", responses=WRITE, response_model=None)
-async def close_season(season_id: int, club: Club, me: Me) -> Json:
-    """Award the prizes (every evening finished or cancelled)."""
-    return prizes_json(await club.close_season(me, season_id))
-
-
-# ----------------------------------------------------------------------------- exports
-
-CSV = "text/csv; charset=utf-8"
-TEXT = {"schema": {"type": "string"}}
-FILES: dict[int | str, dict[str, Any]] = {
-    **READ,
-    200: {
-        "content": {
-            CSV: TEXT,
-            "text/html": TEXT,
-            "text/calendar": TEXT,
-            "image/png": {"schema": {"type": "string", "format": "binary"}},
-        }
-    },
-}
-
-
-@router.get("/seasons/{season_id}/calendar.ics", responses=FILES, response_class=Response)
-async def calendar_ics(season_id: int, club: Club, lang: Lang = "it") -> Response:
-    """The calendar as iCalendar (no login: a subscription link)."""
-    text = await club.calendar_ics(season_id, lang)
-    return _download(text, "text/calendar; charset=utf-8", f"club-season-{season_id}.ics")
-
-
-@router.get("/seasons/{season_id}/calendar.html", responses=FILES, response_class=HTMLResponse)
-async def calendar_html(season_id: int, club: Club, lang: Lang = "it") -> HTMLResponse:
-    """The calendar as a printable page (no login)."""
-    info, season, evenings = await club.calendar(season_id)
-    return HTMLResponse(export.calendar_html(info, season, evenings, lang))
-
-
-@router.get("/seasons/{season_id}/standings.csv", responses=FILES, response_class=Response)
-async def standings_csv(
-    season_id: int, club: Club, me: Me, after: int | None = Query(None, ge=0)
-) -> Response:
-    view = await club.standings(me, season_id, after=after)
-    return _download(export.standings_csv(view), CSV, f"standings-{season_id}.csv")
-
-
-@router.get("/seasons/{season_id}/standings.html", responses=FILES, response_class=HTMLResponse)
-async def standings_html(
-    season_id: int, club: Club, me: Me, lang: Lang = "it", after: int | None = Query(None, ge=0)
-) -> HTMLResponse:
-    """The season standings as a printable page (after the first ``after`` evenings)."""
-    view = await club.standings(me, season_id, after=after)
-    return HTMLResponse(export.standings_html(view, lang))
-
-
-@router.get("/seasons/{season_id}/standings.png", responses=FILES, response_class=Response)
-async def standings_png(
-    season_id: int, club: Club, me: Me, lang: Lang = "it", after: int | None = Query(None, ge=0)
-) -> Response:
-    """The chart of the season standings over the evenings."""
-    view = await club.standings(me, season_id, after=after)
-    image = await asyncio.to_thread(export.standings_png, view, lang)
-    return Response(image, media_type="image/png")
-
-
-@router.get("/seasons/{season_id}/fees.csv", responses=FILES, response_class=Response)
-async def fees_csv(season_id: int, club: Club, me: Me) -> Response:
-    report = await club.fees(me, season_id)
-    return _download(export.fees_csv(report), CSV, f"fees-{season_id}.csv")
-
-
-@router.get("/evenings/{evening_id}/ranking.csv", responses=FILES, response_class=Response)
-async def evening_csv(evening_id: int, club: Club, me: Me) -> Response:
-    view = await club.evening(me, evening_id)
-    return _download(export.evening_csv(view), CSV, f"evening-{view.evening.date}.csv")
-
-
-@router.get("/evenings/{evening_id}/results.csv", responses=FILES, response_class=Response)
-async def results_csv(evening_id: int, club: Club, me: Me) -> Response:
-    """Every game's tables, scores, MP and VP, and who rested."""
-    view = await club.evening(me, evening_id)
-    return _download(export.results_csv(view), CSV, f"results-{view.evening.date}.csv")
-
-
-@router.get("/evenings/{evening_id}/ranking.html", responses=FILES, response_class=HTMLResponse)
-async def evening_html(evening_id: int, club: Club, me: Me, lang: Lang = "it") -> HTMLResponse:
-    view = await club.evening(me, evening_id)
-    return HTMLResponse(export.evening_html(view, lang))
-
-
-# ----------------------------------------------------------------------------- e-mails
-
-
-def smtp_config() -> mail.SmtpConfig:
-    """The SMTP server, from the environment as the command line reads it: BURRACO_SMTP_HOST,
-    _PORT (25), _USER, _PASSWORD, _FROM, and _STARTTLS or _SSL set to 1."""
-    env = os.environ
-    try:
-        port = int(env.get("BURRACO_SMTP_PORT", "25"))
-    except ValueError:
-        raise ClubError("bad_input", "BURRACO_SMTP_PORT is not a port number") from None
-    return mail.SmtpConfig(
-        host=env.get("BURRACO_SMTP_HOST", ""),
-        port=port,
-        sender=env.get("BURRACO_SMTP_FROM", "burraco@localhost"),
-        username=env.get("BURRACO_SMTP_USER") or None,
-        password=env.get("BURRACO_SMTP_PASSWORD") or None,
-        starttls=env.get("BURRACO_SMTP_STARTTLS") == "1",
-        ssl=env.get("BURRACO_SMTP_SSL") == "1",
-    )
-
-
-class MailOut(BaseModel):
-    sent: int
-    recipients: list[str]
-
-
-@router.post(
-    "/evenings/{evening_id}/mail/standings",
-    responses={**_answers(401, 403, 404, 409, 422, 502), 200: {"model": MailOut}},
-    response_model=None,
-)
-async def mail_standings(evening_id: int, club: Club, me: Me, lang: Lang = "it") -> Json:
-    """E-mail a finished evening's ranking and the season standings after it to every active
-    member with an address (officers; the server's SMTP settings)."""
-    recipients = await mail.mail_standings(club, me, evening_id, smtp_config(), lang)
-    return MailOut(sent=len(recipients), recipients=recipients).model_dump()
-
-
-@router.post(
-    "/seasons/{season_id}/mail/calendar",
-    responses={**_answers(401, 403, 404, 409, 422, 502), 200: {"model": MailOut}},
-    response_model=None,
-)
-async def mail_calendar(season_id: int, club: Club, me: Me, lang: Lang = "it") -> Json:
-    """E-mail the calendar (.ics attached) with the tournament rules to the members."""
-    recipients = await mail.mail_calendar(club, me, season_id, smtp_config(), lang)
-    return MailOut(sent=len(recipients), recipients=recipients).model_dump()

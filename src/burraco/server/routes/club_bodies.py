@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from burraco.tournament.season import MAX_BREAK_MINUTES, MAX_NAME, MAX_RULES_NOTE, PRIZE_PLACES
+
 Who = int | str
 """A member: his id, or his name (case does not matter)."""
 
@@ -47,31 +49,34 @@ class MemberChange(BaseModel):
 
 
 class SeasonSettings(BaseModel):
+    """The HTTP schema of ``burraco.tournament.season.SeasonSettings`` (its limits), which the
+    service checks the settings with."""
+
     weekday: int | None = Field(None, ge=0, le=6, description="0 Monday ... 6 Sunday")
     checkin_opens: time | None = None
     checkin_closes: time | None = None
-    break_minutes: int | None = Field(None, ge=0, le=60)
+    break_minutes: int | None = Field(None, ge=0, le=MAX_BREAK_MINUTES)
     seating: Literal["mitchell", "danish"] | None = None
     two_left_over: Literal["rest", "table"] | None = None
     vp_table: str | None = Field(None, max_length=8, description="VP-2, VP-3 or VP-4")
     monthly_fee_cents: int | None = Field(None, ge=0)
     pool_share_cents: int | None = Field(None, ge=0)
     weekly_prize_cents: int | None = Field(None, ge=0)
-    season_prizes_cents: list[int] | None = Field(None, max_length=3)
-    rules_note: str | None = Field(None, max_length=4000)
+    season_prizes_cents: list[int] | None = Field(None, max_length=PRIZE_PLACES)
+    rules_note: str | None = Field(None, max_length=MAX_RULES_NOTE)
 
     def values(self) -> dict[str, Any]:
         return {k: v for k, v in self.model_dump().items() if v is not None}
 
 
 class NewSeason(SeasonSettings):
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     starts_on: date
     ends_on: date
 
 
 class SeasonChange(SeasonSettings):
-    name: str | None = Field(None, max_length=80)
+    name: str | None = Field(None, max_length=MAX_NAME)
     starts_on: date | None = None
     ends_on: date | None = None
 
