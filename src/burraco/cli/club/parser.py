@@ -69,7 +69,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     common.add_argument("--lang", choices=("it", "en"), default="it", help="language (it)")
     actions = parser.add_subparsers(dest="club_command", metavar="ACTION", required=True)
     b = _Actions(actions, common)
-    for add in (_club_and_members, _seasons_and_calendar, _evening, _season, _mail):
+    for add in (_club_and_members, _seasons_and_calendar, _evening, _results, _season, _mail):
         add(b)
 
 
@@ -151,7 +151,7 @@ def _seasons_and_calendar(b: _Actions) -> None:
 
 
 def _evening(b: _Actions) -> None:
-    """One evening: from ``checkin`` to ``timer``."""
+    """One evening: from ``checkin`` to ``rest``."""
     p = b.action("checkin", "register players present (in the window)", "evening:checkin")
     on_date(p)
     p.add_argument("names", nargs="+", metavar="NAME")
@@ -186,6 +186,9 @@ def _evening(b: _Actions) -> None:
     p.add_argument("--instead-of", required=True)
     p.add_argument("--reason", required=True)
 
+
+def _results(b: _Actions) -> None:
+    """An evening's results: ``result``, ``correct``, ``check ...``, ``timer``."""
     p = b.action("result", "enter tables' results: TABLE=NS/EW ...", "evening:result")
     on_date(p)
     p.add_argument("--game", type=int, required=True)
