@@ -14,7 +14,9 @@ from burraco.club.service import Actor
 from .running import Ctx, write_file
 
 
-def _season_settings(a: argparse.Namespace) -> dict[str, Any]:
+def _settings_given(a: argparse.Namespace) -> dict[str, Any]:
+    """The season settings given on the command line (the service checks them with
+    ``SeasonSettings``; those not given keep their value, or the default)."""
     settings: dict[str, Any] = {}
     for key, value in (
         ("weekday", a.weekday),
@@ -39,7 +41,7 @@ async def season_create(ctx: Ctx) -> int:
     a = ctx.args
     club = await ctx.club()
     season = await ctx.service.create_season(
-        ctx.actor, club.id, a.name, starts_on=a.start, ends_on=a.end, **_season_settings(a)
+        ctx.actor, club.id, a.name, starts_on=a.start, ends_on=a.end, **_settings_given(a)
     )
     print(f"season {season.name} created: {season.starts_on} to {season.ends_on}")
     return 0
@@ -48,7 +50,7 @@ async def season_create(ctx: Ctx) -> int:
 async def season_update(ctx: Ctx) -> int:
     a = ctx.args
     club = await ctx.club()
-    settings = _season_settings(a)
+    settings = _settings_given(a)
     if a.start is not None:
         settings["starts_on"] = a.start
     if a.end is not None:
