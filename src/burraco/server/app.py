@@ -27,7 +27,7 @@ from burraco.engine.errors import RecordError
 from burraco.errors import ServiceError
 from burraco.store import Store, UserInfo
 
-from . import auth, club_routes, errors, fairness, tournament_routes
+from . import auth, errors, fairness, tournament_routes
 from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
@@ -49,6 +49,7 @@ from .protocol import (
 )
 from .ratelimit import Bucket, RateLimiter
 from .replay import replay_json
+from .routes import club as club_routes
 from .table import TableError
 from .tableconfig import TableConfig
 from .tournaments import TournamentError, TournamentManager
