@@ -49,7 +49,7 @@ from .protocol import (
 )
 from .ratelimit import Bucket, RateLimiter
 from .replay import replay_json
-from .table import TableError
+from .table import TableError, commands
 from .tableconfig import TableConfig
 from .tournaments import TournamentError, TournamentManager
 
@@ -226,10 +226,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         found: Hub = app.state.hub
         return found
 
-    async def table_command(table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+    async def table_command(table_id: str, command: commands.LobbyCommand) -> dict[str, Any]:
         """Run a lobby command on a table's actor; its answer is the table's info."""
         actor = await hub().table(table_id)
-        answer: dict[str, Any] = await actor.call(kind, data=data)
+        answer: dict[str, Any] = await actor.call(command)
         return answer
 
     def _session_response(response: Response, user: UserInfo, token: str) -> LoginOut:
@@ -317,7 +317,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         actor = await hub().create_table(user, settings, seat=body.seat)
         info: dict[str, Any] = actor.info_json()
         for seat, level in sorted(body.bots.items()):
-            info = await actor.call("bot", data={"user": user, "seat": seat, "level": level})
+            info = await actor.call(commands.SeatBot(user, seat, level))
         return info
 
     @app.get(
@@ -336,7 +336,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 404, 409),
     )
     async def sit(table_id: str, body: SeatRequest, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "sit", user=user, seat=body.seat)
+        return await table_command(table_id, commands.Sit(user, body.seat))
 
     @app.post(
         "/api/tables/{table_id}/stand",
@@ -345,7 +345,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 404, 409),
     )
     async def stand(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "stand", user=user)
+        return await table_command(table_id, commands.Stand(user))
 
     @app.post(
         "/api/tables/{table_id}/cancel",
@@ -354,7 +354,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def cancel(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "cancel", user=user)
+        return await table_command(table_id, commands.Cancel(user))
 
     @app.post(
         "/api/tables/{table_id}/bots",
@@ -365,7 +365,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def bot(table_id: str, body: BotRequest, user: CurrentUser) -> dict[str, Any]:
         if body.level is not None:
             _check_bot(body.level)
-        return await table_command(table_id, "bot", user=user, seat=body.seat, level=body.level)
+        return await table_command(table_id, commands.SeatBot(user, body.seat, body.level))
 
     @app.post(
         "/api/tables/{table_id}/rematch",
@@ -374,7 +374,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def rematch(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "rematch", user=user)
+        return await table_command(table_id, commands.Rematch(user))
 
     @app.get(
         "/api/tables/{table_id}/record",
@@ -632,7 +632,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
         for table_id in list(conn.tables):
             actor = hub.tables.get(table_id)
             if actor is not None:
-                actor.post("disconnect", conn)
+                actor.post(commands.Disconnect(conn))
         conn.close()
         hub.disconnect(conn)
         await asyncio.gather(writer, return_exceptions=True)
@@ -659,7 +659,7 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
             actor = await hub.table(message.table)
         except TableError as error:
             raise ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message) from None
-        actor.post("join", conn, message.last_seq)
+        actor.post(commands.Join(conn, message.last_seq))
         conn.tables.add(message.table)
         return
     assert isinstance(message, Leave | Act | Chat)
@@ -668,11 +668,11 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         ref = message.ref if isinstance(message, Act) else None
         raise ProtocolError(ErrorCode.NOT_JOINED, "join the table first", ref=ref)
     if isinstance(message, Leave):
-        joined.post("leave", conn)
+        joined.post(commands.Leave(conn))
     elif isinstance(message, Act):
-        joined.post("act", conn, (message.action, message.ref, message.lag_ms))
+        joined.post(commands.Act(conn, message.action, message.ref, message.lag_ms))
     else:
-        joined.post("chat", conn, message.text)
+        joined.post(commands.Chat(conn, message.text))
 
 
 async def _write(socket: WebSocket, conn: Connection) -> None:
