@@ -27,7 +27,7 @@ from burraco.engine.errors import RecordError
 from burraco.errors import ServiceError
 from burraco.store import Store, UserInfo
 
-from . import auth, club_routes, errors, fairness, tournament_routes
+from . import auth, club_routes, errors, fairness, messages, tournament_routes
 from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
@@ -596,16 +596,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
         config.messages_per_second * 3,
         time.monotonic(),
     )
-    conn.send(
-        encode(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "user": {"id": user.id, "name": user.name, "guest": user.is_guest},
-                "server_time": time.time(),
-            }
-        )
-    )
+    conn.send(encode(messages.welcome(user, time.time())))
     try:
         while not conn.closed:
             message = await socket.receive()
@@ -616,16 +607,16 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
                 frame = message.get("bytes") or b""
             if not bucket.take():
                 limited = ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
-                conn.send(encode(errors.ws_message(limited)))
+                conn.send(encode(messages.error(limited)))
                 continue
             try:
                 await _dispatch(conn, decode(frame), hub)
             except ServiceError as error:
-                conn.send(encode(errors.ws_message(error)))
+                conn.send(encode(messages.error(error)))
             except Exception:  # a bug must not cost the client its connection
                 log.exception("connection %s: message failed", conn.id)
                 failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
-                conn.send(encode(errors.ws_message(failure)))
+                conn.send(encode(messages.error(failure)))
     except WebSocketDisconnect:
         pass
     finally:
@@ -640,7 +631,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
 
 async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
     if isinstance(message, Ping):
-        conn.send(encode({"type": "pong", "t": message.t, "server_time": time.time()}))
+        conn.send(encode(messages.pong(message.t, time.time())))
         return
     if isinstance(message, WatchTournament | UnwatchTournament):
         tournaments = hub.tournaments

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from burraco.errors import ServiceError
 from burraco.store import TableInfo
 
-from ..errors import ws_message
+from .. import messages
 from ..protocol import ErrorCode, ProtocolError, encode
 from ..tableconfig import TableConfig
 from ..wire import ViewJson
@@ -113,7 +113,7 @@ class TableActor(
                 if done is not None and not done.done():
                     done.set_exception(error)
                 elif conn is not None:
-                    conn.send(encode(ws_message(error, table=self.id)))
+                    conn.send(encode(messages.error(error, table=self.id)))
                 continue
             except Exception as error:  # the table must survive a bug in one command
                 log.exception("table %s: command %s failed", self.id, type(command).__name__)
@@ -121,7 +121,7 @@ class TableActor(
                     done.set_exception(error)
                 elif conn is not None:
                     failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
-                    conn.send(encode(ws_message(failure, table=self.id)))
+                    conn.send(encode(messages.error(failure, table=self.id)))
                 continue
             if done is not None and not done.done():
                 done.set_result(result)

@@ -9,7 +9,7 @@ methods one part calls on another, so that each module can be read and checked o
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from burraco.engine import Action, Rules, Smazzata
 from burraco.engine.clock import RoundClock, TimeControl
@@ -19,6 +19,7 @@ from burraco.engine.record import HandRecord
 from burraco.errors import ServiceError
 from burraco.store import UserInfo
 
+from .. import messages
 from ..connection import Connection
 from ..fairness import CommittedDeck
 from ..tableconfig import TableConfig
@@ -27,6 +28,7 @@ from .status import TableStatus
 
 if TYPE_CHECKING:
     import asyncio
+    from collections.abc import Callable
 
     from ..hub import Hub
     from .commands import TableCommand, TimerPurpose
@@ -54,7 +56,7 @@ class TableCore:
     memory: deque[Stored]
     watchers: dict[Connection, int | None]
     """Every connection following the table, with the seat it plays (None: a spectator)."""
-    chat: deque[dict[str, Any]]
+    chat: deque[messages.ChatLine]
     match: Match | None
     state: Smazzata | None
     number: int
@@ -78,16 +80,20 @@ class TableCore:
         return None
 
     def info_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "status": self.status,
-            "config": self.config.to_json(),
-            "seats": self._seats_json(),
-            "match_no": self.match_no,
-            "created_by": self.created_by,
-        }
+        """The table as the lobby shows it (``messages.TableInfoJson``), for HTTP answers."""
+        return cast(dict[str, Any], self._info())
 
-    def _seats_json(self) -> list[dict[str, Any]]:
+    def _info(self) -> messages.TableInfoJson:
+        return messages.table_info(
+            self.id,
+            status=self.status,
+            config=self.config.to_json(),
+            seats=self._seats_json(),
+            match_no=self.match_no,
+            created_by=self.created_by,
+        )
+
+    def _seats_json(self) -> list[messages.SeatJson]:
         return [s.json(i) for i, s in enumerate(self.seats)]
 
     def _away_grace(self) -> float:
@@ -101,22 +107,20 @@ class TableCore:
         # history.py
         def _publish(
             self,
-            kind: str,
-            payload: dict[str, Any],
-            private: Any = None,
+            body: messages.EventBody,
+            private: Callable[[int], messages.ActionEvents] | None = None,
             *,
             views: bool = False,
         ) -> None: ...
         def _publish_numbered(
             self,
             seq: int,
-            kind: str,
-            payload: dict[str, Any],
-            private: Any = None,
+            body: messages.EventBody,
+            private: Callable[[int], messages.ActionEvents] | None = None,
             *,
             views: bool = False,
         ) -> None: ...
-        def _extras(self, seat: int | None, now: float) -> dict[str, Any]: ...
+        def _extras(self, seat: int | None, now: float) -> messages.Live: ...
         def _catch_up(self, conn: Connection, seat: int | None, last_seq: int | None) -> None: ...
 
         # seats.py

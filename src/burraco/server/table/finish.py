@@ -11,6 +11,7 @@ from burraco.engine.game import options_of
 from burraco.engine.record import HandRecord, Record, write_record
 from burraco.engine.vp import technical_score, vp_table
 
+from .. import messages
 from .core import TableCore
 from .status import TableStatus
 
@@ -47,31 +48,34 @@ class FinishMixin(TableCore):
                 record=text,
             )
         await self.hub.store.set_status(self.id, TableStatus.FINISHED)
-        self._publish("match_end", result)
+        self._publish(messages.match_end(result))
         self.hub.bots.forget_table(self.id)
-        self.hub.table_finished(cast("TableActor", self), result)
+        self.hub.table_finished(cast("TableActor", self), cast(dict[str, Any], result))
         self._arm_eviction()
 
-    def _result(self, ended: str, timed_out_line: int | None) -> dict[str, Any]:
+    def _result(self, ended: str, timed_out_line: int | None) -> messages.MatchResult:
         """The ``match_end`` payload: totals and winner, and the MP and VP when they apply."""
         match = self.match
         assert match is not None
-        result: dict[str, Any] = {
-            "totals": list(match.totals),
-            "winner": match.winner,
-            "ended": ended,
-        }
+        totals = list(match.totals)
         if match.sides == 2 and ended in ("timeout", "forfeit") and timed_out_line is not None:
-            table = vp_table("VP-3")
-            technical = technical_score(match.totals, timed_out_line, table)
-            result |= {"mp": list(technical.mp), "vp": list(technical.vp), "technical": True}
-            result["winner"] = 1 - timed_out_line
-        elif ended == "forfeit":  # nobody came to the table: neither line wins
-            result["winner"] = None
-        elif match.sides == 2 and self.rules.smazzate in (2, 3, 4):
+            technical = technical_score(match.totals, timed_out_line, vp_table("VP-3"))
+            return messages.match_result(
+                totals,
+                1 - timed_out_line,
+                ended,
+                mp=list(technical.mp),
+                vp=list(technical.vp),
+                technical=True,
+            )
+        if ended == "forfeit":  # nobody came to the table: neither line wins
+            return messages.match_result(totals, None, ended)
+        if match.sides == 2 and self.rules.smazzate in (2, 3, 4):
             rs = match.round_score()
-            result |= {"mp": list(rs.mp), "vp": list(rs.vp)}
-        return result
+            return messages.match_result(
+                totals, match.winner, ended, mp=list(rs.mp), vp=list(rs.vp)
+            )
+        return messages.match_result(totals, match.winner, ended)
 
     def _record_text(self, names: list[str], *, timed_out_seat: int | None) -> str | None:
         """The finished match's record as text; a failure to write it never leaves the table

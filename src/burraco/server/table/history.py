@@ -9,6 +9,7 @@ from typing import Any, Final, TypeAlias
 
 from burraco.engine.views import SPECTATOR, SeatView
 
+from .. import messages
 from ..connection import Connection
 from ..protocol import encode
 from .core import TableCore
@@ -39,79 +40,72 @@ class HistoryMixin(TableCore):
             return None
         return [str(a) for a in state.legal_actions()]
 
-    def _clock_json(self, now: float) -> dict[str, Any] | None:
+    def _clock_json(self, now: float) -> messages.ClockJson | None:
         clock = self.clock
         if clock is None or self.state is None:
             return None
-        return {
-            "banks": [round(clock.remaining(s, now), 3) for s in range(self.rules.players)],
-            "running": clock.running,
-            "turn_left": None
-            if clock.turn_remaining(now) is None
-            else round(clock.turn_remaining(now) or 0.0, 3),
-            "server_time": now,
-        }
+        turn_left = clock.turn_remaining(now)
+        return messages.clock(
+            [round(clock.remaining(s, now), 3) for s in range(self.rules.players)],
+            clock.running,
+            None if turn_left is None else round(turn_left, 3),
+            now,
+        )
 
-    def _match_json(self) -> dict[str, Any] | None:
+    def _match_json(self) -> messages.MatchJson | None:
         if self.match is None:
             return None
-        return {
-            "match_no": self.match_no,
-            "number": self.number,
-            "totals": list(self.match.totals),
-            "scores": self.scores,
-            "target": self.match.target,
-            "smazzate": self.rules.smazzate,
-            "ended": self.ended,
-            "winner": self.match.winner,
-        }
+        return messages.match(
+            self.match_no,
+            number=self.number,
+            totals=list(self.match.totals),
+            scores=self.scores,
+            target=self.match.target,
+            smazzate=self.rules.smazzate,
+            ended=self.ended,
+            winner=self.match.winner,
+        )
 
-    def snapshot(self, conn: Connection) -> dict[str, Any]:
+    def snapshot(self, conn: Connection) -> messages.Snapshot:
         seat = self.watchers.get(conn)
         now = time.time()
-        view = self._view(seat)
-        return {
-            "type": "snapshot",
-            "table": self.id,
-            "seq": self.seq,
-            "you": seat,
-            "info": self.info_json(),
-            "match": self._match_json(),
-            "view": None if view is None else self._view_json(view),
-            "legal": self._legal(seat),
-            "clock": self._clock_json(now),
-            "commitment": self.decks[-1].commitment if self.decks and self.state else None,
-            "chat": list(self.chat),
-            "server_time": now,
-        }
+        return messages.snapshot(
+            self.id,
+            self.seq,
+            you=seat,
+            info=self._info(),
+            match=self._match_json(),
+            extras=self._extras(seat, now),
+            commitment=self.decks[-1].commitment if self.decks and self.state else None,
+            chat=list(self.chat),
+            server_time=now,
+        )
 
     def _publish(
         self,
-        kind: str,
-        payload: dict[str, Any],
-        private: Callable[[int], dict[str, Any]] | None = None,
+        body: messages.EventBody,
+        private: Callable[[int], messages.ActionEvents] | None = None,
         *,
         views: bool = False,
     ) -> None:
         """Number an event, keep it for resends, and send it to every watcher as it may see it."""
         self.seq += 1
-        self._publish_numbered(self.seq, kind, payload, private, views=views)
+        self._publish_numbered(self.seq, body, private, views=views)
 
     def _publish_numbered(
         self,
         seq: int,
-        kind: str,
-        payload: dict[str, Any],
-        private: Callable[[int], dict[str, Any]] | None = None,
+        body: messages.EventBody,
+        private: Callable[[int], messages.ActionEvents] | None = None,
         *,
         views: bool = False,
     ) -> None:
         """``private(seat)`` adds what only ``seat`` (or SPECTATOR) sees to the event;
         ``views``: the live message also carries each watcher's view, legal actions and clock."""
-        base = {"type": "event", "table": self.id, "seq": seq, "kind": kind} | payload
+        base = messages.event(self.id, seq, body)
         cores: dict[int, dict[str, Any]] = {}
         if private is not None:
-            cores = {s: base | private(s) for s in (SPECTATOR, *range(self.rules.players))}
+            cores = {s: {**base, **private(s)} for s in (SPECTATOR, *range(self.rules.players))}
         public = cores.pop(SPECTATOR, base)
         private_texts = tuple(encode(cores[s]) for s in range(self.rules.players)) if cores else ()
         self.memory.append((seq, encode(public), private_texts))
@@ -126,18 +120,18 @@ class HistoryMixin(TableCore):
             if text is None:
                 message = cores[key] if key is not None else public
                 if views:
-                    message = message | self._extras(watched, now)
+                    message = {**message, **self._extras(watched, now)}
                 text = sent[slot] = encode(message)
             conn.send(text)
 
-    def _extras(self, seat: int | None, now: float) -> dict[str, Any]:
+    def _extras(self, seat: int | None, now: float) -> messages.Live:
         """What a live event adds for a watcher: its view, its legal actions, the clocks."""
         view = self._view(seat)
-        return {
-            "view": None if view is None else self._view_json(view),
-            "legal": self._legal(seat),
-            "clock": self._clock_json(now),
-        }
+        return messages.live(
+            None if view is None else self._view_json(view),
+            self._legal(seat),
+            self._clock_json(now),
+        )
 
     def _can_resend(self, last_seq: int) -> bool:
         if last_seq == self.seq:
@@ -153,7 +147,7 @@ class HistoryMixin(TableCore):
             for seq, public, private in self.memory:
                 if seq > last_seq:
                     conn.send(private[seat] if seat is not None and private else public)
-            synced = {"type": "synced", "table": self.id, "seq": self.seq}
-            conn.send(encode(synced | self._extras(seat, time.time())))
+            extras = self._extras(seat, time.time())
+            conn.send(encode(messages.synced(self.id, self.seq, extras)))
         else:
             conn.send(encode(self.snapshot(conn)))

@@ -14,6 +14,7 @@ from burraco.engine.record import HandRecord
 from burraco.engine.views import SPECTATOR
 from burraco.store import ActionRecord, ChatRecord, SmazzataRecord
 
+from .. import messages
 from ..fairness import CommittedDeck, fresh_deck
 from ..protocol import ErrorCode, ProtocolError, encode
 from ..wire import events_for, score_json
@@ -54,12 +55,7 @@ class PlayMixin(TableCore):
         self._install_deal(committed, number, first)
         if self.clock is not None:
             self.clock.start_turn(first, now)
-        self._publish_numbered(
-            seq,
-            "dealt",
-            {"number": number, "first": first, "commitment": committed.commitment},
-            views=True,
-        )
+        self._publish_numbered(seq, messages.dealt(number, first, committed.commitment), views=True)
         self._after_change()
 
     def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None:
@@ -104,7 +100,7 @@ class PlayMixin(TableCore):
                 allowance = min(command.lag_ms / 1000, self.hub.config.lag_allowance)
                 self.clock.compensate(allowance, time.time())
         seq = await self._commit(action, auto=False)
-        conn.send(encode({"type": "ack", "table": self.id, "ref": ref, "seq": seq}))
+        conn.send(encode(messages.ack(self.id, ref, seq)))
 
     async def _commit(self, action: Action, *, auto: bool) -> int:
         """Apply a legal action: on a copy, persist it, then make it the table's state.
@@ -127,16 +123,12 @@ class PlayMixin(TableCore):
         self.hand_actions.append(action)
         rules = self.rules
 
-        def private(seat: int) -> dict[str, Any]:
-            return {"events": events_for(events, None if seat == SPECTATOR else seat, rules)}
+        def private(seat: int) -> messages.ActionEvents:
+            seen = events_for(events, None if seat == SPECTATOR else seat, rules)
+            return messages.action_events(seen)
 
-        self._publish_numbered(
-            seq,
-            "action",
-            {"seat": action.seat, "action": str(action), "auto": auto},
-            private,
-            views=True,
-        )
+        played = messages.action(action.seat, str(action), auto=auto)
+        self._publish_numbered(seq, played, private, views=True)
         if trial.is_over:
             await self._end_smazzata(now)
         else:
@@ -177,16 +169,13 @@ class PlayMixin(TableCore):
         sheet = score_json(self.number, score)
         self.scores.append(sheet)
         self._publish(
-            "smazzata_end",
-            {
-                "score": sheet,
-                "totals": list(match.totals),
-                "reveal": {
-                    "deck": committed.text,
-                    "salt": committed.salt,
-                    "commitment": committed.commitment,
-                },
-            },
+            messages.smazzata_end(
+                sheet,
+                list(match.totals),
+                deck=committed.text,
+                salt=committed.salt,
+                commitment=committed.commitment,
+            )
         )
         if match.is_over:
             await self._finish("complete")
@@ -203,6 +192,6 @@ class PlayMixin(TableCore):
             self.id, ChatRecord(seq, conn.user.id, conn.user.name, text, now)
         )
         self.seq = seq
-        line = {"name": conn.user.name, "text": text, "at": now, "seat": self.seat_of(conn.user)}
+        line = messages.chat_line(conn.user.name, text, now, seat=self.seat_of(conn.user))
         self.chat.append(line)
-        self._publish_numbered(seq, "chat", line)
+        self._publish_numbered(seq, messages.chat(line))

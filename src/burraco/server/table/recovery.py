@@ -14,6 +14,7 @@ from burraco.engine.match import Match
 from burraco.engine.record import HandRecord
 from burraco.store import ActionRecord, SmazzataRecord
 
+from .. import messages
 from ..fairness import CommittedDeck, commitment_of, deck_text
 from ..wire import score_json
 from .commands import TimerPurpose
@@ -44,7 +45,7 @@ class RecoveryMixin(TableCore):
             return
         smazzate, actions, chats = await store.load_log(self.id, self.match_no)
         for chat in chats[-CHAT_MEMORY:]:
-            self.chat.append({"name": chat.name, "text": chat.text, "at": chat.at})
+            self.chat.append(messages.stored_chat_line(chat.name, chat.text, chat.at))
         if not smazzate:
             self.status = TableStatus.OPEN
             await self._start_if_full()
@@ -67,7 +68,7 @@ class RecoveryMixin(TableCore):
         for seat, holder in enumerate(self.seats):
             if holder.user_id is not None and holder.connections == 0:
                 self._mark_away(seat, now)
-        self._publish("resumed", {"number": self.number}, views=True)
+        self._publish(messages.resumed(self.number), views=True)
         self._after_change()
 
     async def _replay_log(

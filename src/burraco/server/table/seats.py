@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from burraco.engine.clock import RoundClock
 from burraco.engine.match import Match
 
+from .. import messages
 from ..connection import Connection
-from ..errors import ws_message
 from ..fairness import random_seat
 from ..protocol import ErrorCode, ProtocolError, encode
 from . import commands as cmd
@@ -35,15 +35,15 @@ class SeatState:
     def free(self) -> bool:
         return self.user_id is None and self.bot is None
 
-    def json(self, seat: int) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "name": self.name if self.user_id is not None else None,
-            "bot": self.bot,
-            "connected": self.bot is not None or self.connections > 0,
-            "away": self.away_since is not None,
-            "substitute": self.substitute,
-        }
+    def json(self, seat: int) -> messages.SeatJson:
+        return messages.seat(
+            seat,
+            name=self.name if self.user_id is not None else None,
+            bot=self.bot,
+            connected=self.bot is not None or self.connections > 0,
+            away=self.away_since is not None,
+            substitute=self.substitute,
+        )
 
 
 class SeatsMixin(TableCore):
@@ -62,9 +62,9 @@ class SeatsMixin(TableCore):
                 holder.away_since = None
                 holder.substitute = None
                 self._cancel_timer(f"away{seat}")
-                self._publish("back", {"seat": seat, "seats": self._seats_json()})
+                self._publish(messages.back(seat, self._seats_json()))
             elif holder.connections == 1:
-                self._publish("seats", {"seats": self._seats_json()})
+                self._publish(messages.seats(self._seats_json()))
         self.watchers[conn] = seat
         conn.tables.add(self.id)
         if last_seq is not None and last_seq > self.seq:
@@ -73,7 +73,7 @@ class SeatsMixin(TableCore):
                 f"event {last_seq} does not exist yet (the table is at {self.seq});"
                 " here is a snapshot",
             )
-            conn.send(encode(ws_message(stale, table=self.id)))
+            conn.send(encode(messages.error(stale, table=self.id)))
             last_seq = None
         self._catch_up(conn, seat, last_seq)
         self._maybe_bot()
@@ -96,11 +96,9 @@ class SeatsMixin(TableCore):
         if holder.connections == 0:
             if self.status == TableStatus.PLAYING and holder.user_id is not None:
                 deadline = self._mark_away(seat, time.time())
-                self._publish(
-                    "away", {"seat": seat, "deadline": deadline, "seats": self._seats_json()}
-                )
+                self._publish(messages.away(seat, deadline, self._seats_json()))
             else:
-                self._publish("seats", {"seats": self._seats_json()})
+                self._publish(messages.seats(self._seats_json()))
 
     def _mark_away(self, seat: int, now: float) -> float:
         """The seated player is away from ``now``: his deadline (a bot, or a forfeit, after
@@ -117,13 +115,11 @@ class SeatsMixin(TableCore):
         for seat, holder in enumerate(self.seats):
             if holder.user_id is not None and holder.connections == 0:
                 deadline = self._mark_away(seat, now)
-                self._publish(
-                    "away", {"seat": seat, "deadline": deadline, "seats": self._seats_json()}
-                )
+                self._publish(messages.away(seat, deadline, self._seats_json()))
 
     # ----------------------------------------------------------------------------- seating
 
-    async def _sit(self, command: cmd.Sit) -> dict[str, Any]:
+    async def _sit(self, command: cmd.Sit) -> messages.TableInfoJson:
         user, seat = command.user, command.seat
         if self.status != TableStatus.OPEN:
             raise TableError("not_open", "the match has started; seats are taken")
@@ -138,11 +134,11 @@ class SeatsMixin(TableCore):
         for conn in [c for c in self.watchers if c.user.id == user.id]:
             self.watchers[conn] = seat
             self.seats[seat].connections += 1
-        self._publish("seats", {"seats": self._seats_json()})
+        self._publish(messages.seats(self._seats_json()))
         await self._start_if_full()
-        return self.info_json()
+        return self._info()
 
-    async def _stand(self, command: cmd.Stand) -> dict[str, Any]:
+    async def _stand(self, command: cmd.Stand) -> messages.TableInfoJson:
         seat = self.seat_of(command.user)
         if seat is None:
             raise TableError("not_seated", "you have no seat at this table")
@@ -153,10 +149,10 @@ class SeatsMixin(TableCore):
         for conn, watched in list(self.watchers.items()):
             if watched == seat:
                 self.watchers[conn] = None
-        self._publish("seats", {"seats": self._seats_json()})
-        return self.info_json()
+        self._publish(messages.seats(self._seats_json()))
+        return self._info()
 
-    async def _seat_bot(self, command: cmd.SeatBot) -> dict[str, Any]:
+    async def _seat_bot(self, command: cmd.SeatBot) -> messages.TableInfoJson:
         user, seat, level = command.user, command.seat, command.level
         if self.status != TableStatus.OPEN:
             raise TableError("not_open", "the match has started")
@@ -172,13 +168,13 @@ class SeatsMixin(TableCore):
             raise TableError("seat_taken", f"seat {seat} is taken")
         await self.hub.store.set_seat(self.id, seat, user_id=None, bot=level)
         self.seats[seat] = SeatState(None, None, level)
-        self._publish("seats", {"seats": self._seats_json()})
+        self._publish(messages.seats(self._seats_json()))
         await self._start_if_full()
-        return self.info_json()
+        return self._info()
 
     # ----------------------------------------------------------------- the table's life
 
-    async def _cancel(self, command: cmd.Cancel) -> dict[str, Any]:
+    async def _cancel(self, command: cmd.Cancel) -> messages.TableInfoJson:
         """The creator withdraws a table that still waits for players: it leaves the lobby and
         the server's memory (its seated players are told by a ``cancelled`` event)."""
         if command.user.id != self.created_by:
@@ -188,12 +184,12 @@ class SeatsMixin(TableCore):
         if self.config.tournament is not None:
             raise TableError("forbidden", "a tournament table cannot be cancelled")
         await self._withdraw("creator")
-        return self.info_json()
+        return self._info()
 
-    async def _withdraw(self, reason: str) -> None:
+    async def _withdraw(self, reason: Literal["creator", "abandoned"]) -> None:
         self.status = TableStatus.CANCELLED
         await self.hub.store.set_status(self.id, TableStatus.CANCELLED)
-        self._publish("cancelled", {"reason": reason})
+        self._publish(messages.cancelled(reason))
         self._cancel_timers()
         self._leave_memory()
 
@@ -214,7 +210,7 @@ class SeatsMixin(TableCore):
         self._deserted_at_last_check = deserted
         self._arm_expiry()
 
-    async def _rematch(self, command: cmd.Rematch) -> dict[str, Any]:
+    async def _rematch(self, command: cmd.Rematch) -> messages.TableInfoJson:
         if self.status != TableStatus.FINISHED:
             raise TableError("not_finished", "a rematch starts after the match has ended")
         if self.config.tournament is not None:
@@ -224,10 +220,10 @@ class SeatsMixin(TableCore):
         self.match_no += 1
         self.status = TableStatus.OPEN
         await self.hub.store.set_status(self.id, TableStatus.OPEN, match_no=self.match_no)
-        self._publish("rematch", {"match_no": self.match_no})
+        self._publish(messages.rematch(self.match_no))
         self._arm_expiry()
         await self._start_if_full()
-        return self.info_json()
+        return self._info()
 
     async def _start_if_full(self) -> None:
         if self.status != TableStatus.OPEN or any(s.free for s in self.seats):
@@ -242,7 +238,7 @@ class SeatsMixin(TableCore):
         self.ended = None
         if self.control is not None:
             self.clock = RoundClock.start_round(self.control, self._clock_lines())
-        self._publish("started", {"match_no": self.match_no, "seats": self._seats_json()})
+        self._publish(messages.started(self.match_no, self._seats_json()))
         if self.config.tournament is not None:
             self._absent_at_start()
         await self._deal()
@@ -251,7 +247,7 @@ class SeatsMixin(TableCore):
         """The line of each seat, for the clocks: a bank per line (partners share theirs)."""
         return (0, 1, 0, 1) if self.rules.players == 4 else tuple(range(self.rules.players))
 
-    async def _start(self, command: cmd.Start) -> dict[str, Any]:
+    async def _start(self, command: cmd.Start) -> messages.TableInfoJson:
         """Start a table whose seats were all filled in the store (tournament tables)."""
         await self._start_if_full()
-        return self.info_json()
+        return self._info()

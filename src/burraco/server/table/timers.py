@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 from burraco.engine.actions import DISCARD
 from burraco.engine.autoplay import auto_play_choice
 
+from .. import messages
 from . import commands as cmd
 from .commands import TimerPurpose
 from .core import TableCore
@@ -104,7 +105,7 @@ class TimersMixin(TableCore):
         state = self.state
         assert state is not None and self.match is not None
         line = state.line_of[seat] if self.match.sides == 2 else seat
-        self._publish("timeout", {"seat": seat, "line": line})
+        self._publish(messages.timeout(seat, line))
         await self._finish(
             "timeout", timed_out_line=line if self.match.sides == 2 else None, timed_out_seat=seat
         )
@@ -120,7 +121,7 @@ class TimersMixin(TableCore):
             await self._forfeit(seat)
             return
         holder.substitute = self.hub.config.substitute_bot
-        self._publish("substitute", {"seat": seat, "seats": self._seats_json()})
+        self._publish(messages.substitute(seat, self._seats_json()))
         self._maybe_bot()
 
     async def _forfeit(self, seat: int) -> None:
@@ -136,7 +137,7 @@ class TimersMixin(TableCore):
             if state.line_of[s] != line and h.user_id is not None
         ]
         both = bool(others) and all(h.away_since is not None for h in others)
-        self._publish("forfeit", {"seat": seat, "line": None if both else line})
+        self._publish(messages.forfeit(seat, None if both else line))
         await self._finish("forfeit", timed_out_line=None if both else line, timed_out_seat=seat)
 
     # ------------------------------------------------------------------- eviction
