@@ -103,7 +103,12 @@ def test_a_deserted_open_table_is_cancelled_and_a_seated_one_is_not(tmp_path: Pa
         deserted = await hub.create_table(creator, config, seat=None)
         await deserted.call(commands.SeatBot(creator, 1, "random"))
         seated = await hub.create_table(creator, config, seat=0)
-        await until(lambda: deserted.status == "cancelled", 10, "the deserted table's end")
+        # The status changes before the store is written and the hub lets go: wait for both.
+        await until(
+            lambda: deserted.status == "cancelled" and deserted.id not in hub.tables,
+            10,
+            "the deserted table's end",
+        )
         assert deserted.id not in hub.tables
         info = await hub.store.table(deserted.id)
         assert info is not None and info.status == "cancelled"
