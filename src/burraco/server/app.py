@@ -27,7 +27,7 @@ from burraco.engine.errors import RecordError
 from burraco.errors import ServiceError
 from burraco.store import Store, UserInfo
 
-from . import auth, errors, fairness, tournament_routes
+from . import auth, errors, fairness, messages, tournament_routes
 from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
@@ -50,7 +50,7 @@ from .protocol import (
 from .ratelimit import Bucket, RateLimiter
 from .replay import replay_json
 from .routes import club as club_routes
-from .table import TableError
+from .table import TableError, commands
 from .tableconfig import TableConfig
 from .tournaments import TournamentError, TournamentManager
 
@@ -227,10 +227,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         found: Hub = app.state.hub
         return found
 
-    async def table_command(table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+    async def table_command(table_id: str, command: commands.LobbyCommand) -> dict[str, Any]:
         """Run a lobby command on a table's actor; its answer is the table's info."""
         actor = await hub().table(table_id)
-        answer: dict[str, Any] = await actor.call(kind, data=data)
+        answer: dict[str, Any] = await actor.call(command)
         return answer
 
     def _session_response(response: Response, user: UserInfo, token: str) -> LoginOut:
@@ -318,7 +318,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         actor = await hub().create_table(user, settings, seat=body.seat)
         info: dict[str, Any] = actor.info_json()
         for seat, level in sorted(body.bots.items()):
-            info = await actor.call("bot", data={"user": user, "seat": seat, "level": level})
+            info = await actor.call(commands.SeatBot(user, seat, level))
         return info
 
     @app.get(
@@ -337,7 +337,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 404, 409),
     )
     async def sit(table_id: str, body: SeatRequest, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "sit", user=user, seat=body.seat)
+        return await table_command(table_id, commands.Sit(user, body.seat))
 
     @app.post(
         "/api/tables/{table_id}/stand",
@@ -346,7 +346,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 404, 409),
     )
     async def stand(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "stand", user=user)
+        return await table_command(table_id, commands.Stand(user))
 
     @app.post(
         "/api/tables/{table_id}/cancel",
@@ -355,7 +355,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def cancel(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "cancel", user=user)
+        return await table_command(table_id, commands.Cancel(user))
 
     @app.post(
         "/api/tables/{table_id}/bots",
@@ -366,7 +366,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def bot(table_id: str, body: BotRequest, user: CurrentUser) -> dict[str, Any]:
         if body.level is not None:
             _check_bot(body.level)
-        return await table_command(table_id, "bot", user=user, seat=body.seat, level=body.level)
+        return await table_command(table_id, commands.SeatBot(user, body.seat, body.level))
 
     @app.post(
         "/api/tables/{table_id}/rematch",
@@ -375,7 +375,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_answers(TableOut, 401, 403, 404, 409),
     )
     async def rematch(table_id: str, user: CurrentUser) -> dict[str, Any]:
-        return await table_command(table_id, "rematch", user=user)
+        return await table_command(table_id, commands.Rematch(user))
 
     @app.get(
         "/api/tables/{table_id}/record",
@@ -597,16 +597,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
         config.messages_per_second * 3,
         time.monotonic(),
     )
-    conn.send(
-        encode(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "user": {"id": user.id, "name": user.name, "guest": user.is_guest},
-                "server_time": time.time(),
-            }
-        )
-    )
+    conn.send(encode(messages.welcome(user, time.time())))
     try:
         while not conn.closed:
             message = await socket.receive()
@@ -617,23 +608,23 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
                 frame = message.get("bytes") or b""
             if not bucket.take():
                 limited = ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
-                conn.send(encode(errors.ws_message(limited)))
+                conn.send(encode(messages.error(limited)))
                 continue
             try:
                 await _dispatch(conn, decode(frame), hub)
             except ServiceError as error:
-                conn.send(encode(errors.ws_message(error)))
+                conn.send(encode(messages.error(error)))
             except Exception:  # a bug must not cost the client its connection
                 log.exception("connection %s: message failed", conn.id)
                 failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
-                conn.send(encode(errors.ws_message(failure)))
+                conn.send(encode(messages.error(failure)))
     except WebSocketDisconnect:
         pass
     finally:
         for table_id in list(conn.tables):
             actor = hub.tables.get(table_id)
             if actor is not None:
-                actor.post("disconnect", conn)
+                actor.post(commands.Disconnect(conn))
         conn.close()
         hub.disconnect(conn)
         await asyncio.gather(writer, return_exceptions=True)
@@ -641,7 +632,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
 
 async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
     if isinstance(message, Ping):
-        conn.send(encode({"type": "pong", "t": message.t, "server_time": time.time()}))
+        conn.send(encode(messages.pong(message.t, time.time())))
         return
     if isinstance(message, WatchTournament | UnwatchTournament):
         tournaments = hub.tournaments
@@ -660,7 +651,7 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
             actor = await hub.table(message.table)
         except TableError as error:
             raise ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message) from None
-        actor.post("join", conn, message.last_seq)
+        actor.post(commands.Join(conn, message.last_seq))
         conn.tables.add(message.table)
         return
     assert isinstance(message, Leave | Act | Chat)
@@ -669,11 +660,11 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         ref = message.ref if isinstance(message, Act) else None
         raise ProtocolError(ErrorCode.NOT_JOINED, "join the table first", ref=ref)
     if isinstance(message, Leave):
-        joined.post("leave", conn)
+        joined.post(commands.Leave(conn))
     elif isinstance(message, Act):
-        joined.post("act", conn, (message.action, message.ref, message.lag_ms))
+        joined.post(commands.Act(conn, message.action, message.ref, message.lag_ms))
     else:
-        joined.post("chat", conn, message.text)
+        joined.post(commands.Chat(conn, message.text))
 
 
 async def _write(socket: WebSocket, conn: Connection) -> None:

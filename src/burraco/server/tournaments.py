@@ -64,7 +64,7 @@ from burraco.tournament import (
 
 from .connection import Connection
 from .protocol import encode
-from .table import TableActor
+from .table import TableActor, commands
 from .tableconfig import TableConfig
 
 if TYPE_CHECKING:
@@ -895,7 +895,7 @@ class TournamentManager:
         actor = TableActor(hub, stored)
         hub.tables[table_id] = actor
         actor.start()
-        await actor.call("start")
+        await actor.call(commands.Start())
         return table_id
 
     def _on_table_finished(self, actor: TableActor, result: dict[str, Any]) -> None:
