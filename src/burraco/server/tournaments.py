@@ -21,12 +21,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from burraco.bots import BOT_LEVELS
 from burraco.engine.errors import RecordError
-from burraco.errors import ErrorCode, ServiceError
+from burraco.errors import ErrorCode
 from burraco.store import (
     EntrantInfo,
-    EntrantTaken,
     FinishedMatch,
     RoundTableInfo,
     TournamentData,
@@ -39,7 +37,6 @@ from burraco.tournament import (
     MAX_ENTRANTS,
     EarlierMatch,
     EntrantId,
-    EntrantKind,
     EntrantStatus,
     FinishedTable,
     RoundStatus,
@@ -52,6 +49,7 @@ from burraco.tournament import (
 from .connection import Connection
 from .protocol import encode
 from .table import TableActor
+from .tournament.errors import TournamentError
 from .tournament.pushes import Watchers
 from .tournament.records import (
     closings_of,
@@ -62,8 +60,9 @@ from .tournament.records import (
     state_of,
     table_config,
 )
+from .tournament.registration import Registration
 from .tournament.scheduler import Scheduler
-from .tournament.views import REGISTRATION_CLOSES, registration_open, summary, view
+from .tournament.views import REGISTRATION_CLOSES, summary, view
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -80,11 +79,6 @@ __all__ = [
 log = logging.getLogger("burraco.tournaments")
 
 
-class TournamentError(ServiceError):
-    """A request about a tournament that is refused (an HTTP error ``{error, message}``; the
-    status of each code is in ``server/errors.py``)."""
-
-
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
@@ -95,7 +89,9 @@ class TournamentManager:
         self.store = TournamentStore(hub.store)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.watchers = Watchers(lambda: hub.connections)
-        self._lock = asyncio.Lock()
+        self.lock = asyncio.Lock()
+        """Held by every change of a tournament (one at a time: each reads it back first)."""
+        self.registration = Registration(self)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._scheduler = Scheduler(self)
         self._clock_task: asyncio.Task[None] | None = None
@@ -141,8 +137,8 @@ class TournamentManager:
 
     async def begin(self, tournament_id: str) -> None:
         """Start a tournament now (T1), taking the lock."""
-        async with self._lock:
-            await self._begin(tournament_id)
+        async with self.lock:
+            await self.begin_locked(tournament_id)
 
     async def push(self, tournament_id: str, reason: str) -> None:
         await self._push(tournament_id, reason)
@@ -219,148 +215,27 @@ class TournamentManager:
     async def register(
         self, user: UserInfo, tournament_id: str, partner: str | None = None
     ) -> dict[str, Any]:
-        """Register ``user``. In a pairs tournament ``partner`` names the other player, and the
-        pair is *invited* until that player confirms it (``confirm``): nobody is entered in a
-        tournament without agreeing to it."""
-        async with self._lock:
-            data = await self._open_for_registration(tournament_id)
-            mate: UserInfo | None = None
-            if settings_of(data).entrant_kind is EntrantKind.PAIRS:
-                if not partner:
-                    raise TournamentError(
-                        ErrorCode.PARTNER_NEEDED, "a pair registers with a partner"
-                    )
-                mate = await self.hub.store.user_by_name(partner.strip())
-                if mate is None or mate.id == user.id:
-                    raise TournamentError(ErrorCode.NO_SUCH_PARTNER, f"no player named {partner!r}")
-            elif partner:
-                raise TournamentError(ErrorCode.NO_PAIRS, "this tournament is for single players")
-            try:
-                await self.store.add_entrant(
-                    tournament_id,
-                    f"u{user.id}",
-                    user_id=user.id,
-                    partner_id=None if mate is None else mate.id,
-                    bot=None,
-                    name=user.name if mate is None else f"{user.name} & {mate.name}",
-                    now=self.clock(),
-                    status=EntrantStatus.REGISTERED if mate is None else EntrantStatus.INVITED,
-                )
-            except EntrantTaken:
-                raise TournamentError(
-                    ErrorCode.ALREADY_REGISTERED, "you (or your partner) are registered already"
-                ) from None
-            if mate is not None:
-                self.watchers.tell_partner(mate.id, tournament_id, "partner_invite", user)
-            await self._after_registration(data.info)
-        return await self.view(tournament_id)
+        """Register ``user`` (with ``partner``, a pairs tournament's other player)."""
+        return await self.registration.register(user, tournament_id, partner)
 
     async def confirm(self, user: UserInfo, tournament_id: str) -> dict[str, Any]:
-        """The partner named by a pair agrees to play: the pair is registered now (after
-        everyone registered so far), and a Sit&Go it fills starts."""
-        async with self._lock:
-            data = await self._open_for_registration(tournament_id)
-            invited = next(
-                (
-                    e
-                    for e in data.entrants
-                    if e.partner_id == user.id and e.status == EntrantStatus.INVITED
-                ),
-                None,
-            )
-            if invited is None:
-                raise TournamentError(
-                    ErrorCode.NO_INVITATION, "no pair is waiting for you to confirm"
-                )
-            await self.store.confirm_entrant(tournament_id, invited.entrant, now=self.clock())
-            self.watchers.tell_partner(invited.user_id, tournament_id, "partner_confirmed", user)
-            await self._after_registration(data.info)
-        return await self.view(tournament_id)
+        """The partner named by a pair agrees to play."""
+        return await self.registration.confirm(user, tournament_id)
 
     async def invitations(self, user: UserInfo) -> list[dict[str, Any]]:
-        """The pairs waiting for ``user`` to confirm, in tournaments still registering."""
-        found = await self.store.invitations(user.id)
-        return [
-            {"tournament": tid, "name": name, "pair": pair, "by": by}
-            for tid, name, pair, by in found
-        ]
+        return await self.registration.invitations(user)
 
     async def add_bots(
         self, user: UserInfo, tournament_id: str, level: str, count: int
     ) -> dict[str, Any]:
-        if level not in BOT_LEVELS or level == "cmd":
-            raise TournamentError(ErrorCode.NO_SUCH_BOT, f"unknown bot level {level[:64]!r}")
-        async with self._lock:
-            data = await self._open_for_registration(tournament_id)
-            if data.info.created_by != user.id:
-                raise TournamentError(ErrorCode.FORBIDDEN, "only the organiser can enter bots")
-            taken = {e.entrant for e in data.entrants}
-            number = 0
-            for _ in range(count):
-                if data.info.size is not None:
-                    fresh = await self.store.load(tournament_id)
-                    assert fresh is not None
-                    if counted_entrants(fresh) >= data.info.size:
-                        break
-                number += 1
-                while f"b{number}" in taken:
-                    number += 1
-                taken.add(f"b{number}")
-                await self.store.add_entrant(
-                    tournament_id,
-                    f"b{number}",
-                    user_id=None,
-                    bot=level,
-                    name=f"{level} {number}",
-                    now=self.clock(),
-                )
-            await self._after_registration(data.info)
-        return await self.view(tournament_id)
+        return await self.registration.add_bots(user, tournament_id, level, count)
 
     async def unregister(self, user: UserInfo, tournament_id: str) -> dict[str, Any]:
-        async with self._lock:
-            data = await self._open_for_registration(tournament_id, joining=False)
-            entrant = next((e for e in data.entrants if user.id in e.users), None)
-            if entrant is None or not await self.store.remove_entrant(
-                tournament_id, entrant.entrant
-            ):
-                raise TournamentError(ErrorCode.NOT_REGISTERED, "you are not registered")
-            if entrant.status == EntrantStatus.INVITED and entrant.partner_id == user.id:
-                # The partner declined the pair: tell the player who registered it.
-                self.watchers.tell_partner(entrant.user_id, tournament_id, "partner_declined", user)
-            await self._push(tournament_id, "registration")
-        return await self.view(tournament_id)
-
-    async def _open_for_registration(
-        self, tournament_id: str, *, joining: bool = True
-    ) -> TournamentData:
-        data = await self.store.load(tournament_id)
-        if data is None:
-            raise TournamentError(ErrorCode.NO_SUCH_TOURNAMENT, "there is no such tournament")
-        info = data.info
-        if info.status != TournamentStatus.REGISTERING:
-            raise TournamentError(ErrorCode.NOT_REGISTERING, "registration is over")
-        if not registration_open(info, self.clock()):
-            raise TournamentError(
-                ErrorCode.REGISTRATION_CLOSED, "registration closes 2 minutes before the start"
-            )
-        if joining:
-            active = counted_entrants(data)
-            if (info.size is not None and active >= info.size) or active >= MAX_ENTRANTS:
-                raise TournamentError(ErrorCode.FULL, "the tournament is full")
-        return data
-
-    async def _after_registration(self, info: TournamentInfo) -> None:
-        data = await self.store.load(info.id)
-        assert data is not None
-        if info.size is not None and counted_entrants(data) >= info.size:
-            await self._begin(info.id)
-        else:
-            await self._push(info.id, "registration")
+        return await self.registration.unregister(user, tournament_id)
 
     # ------------------------------------------------------------------- starting, rounds
 
-    async def _begin(self, tournament_id: str) -> None:
+    async def begin_locked(self, tournament_id: str) -> None:
         """T1: admit the earliest registrants up to a multiple of the table size, exclude (and
         tell) the others, or cancel below the minimum; then pair round 1. Lock held."""
         data = await self.store.load(tournament_id)
@@ -495,7 +370,7 @@ class TournamentManager:
     ) -> None:
         """Store what the state makes of a finished table (``closings`` None: they could not
         be read, and the state refuses to break a knockout tie without them)."""
-        async with self._lock:
+        async with self.lock:
             owner = await self.store.table_owner(table_id)
             if owner is None:
                 return
@@ -548,14 +423,14 @@ class TournamentManager:
     async def _resume(self, tournament_id: str) -> None:
         """After a restart: finish what the crash interrupted, from the store."""
         pending: list[tuple[str, FinishedMatch]] = []
-        async with self._lock:
+        async with self.lock:
             data = await self.store.load(tournament_id)
             if data is None:
                 return
             info = data.info
             if info.status == TournamentStatus.REGISTERING:
                 if info.size is not None and counted_entrants(data) >= info.size:
-                    await self._begin(tournament_id)
+                    await self.begin_locked(tournament_id)
                 return
             if info.status != TournamentStatus.RUNNING:
                 return
