@@ -39,7 +39,7 @@ class BotsMixin(TableCore):
         async def think() -> None:
             started = time.monotonic()
             action = await self.hub.bots.choose(
-                self.id, seat, spec, seed=seed, view=view, legal=legal
+                self.id, seat, spec, seed=seed, view=view, legal=legal, account=self.bot_account
             )
             wait = delay - (time.monotonic() - started)
             if wait > 0:

@@ -93,6 +93,16 @@ class TableCore:
             created_by=self.created_by,
         )
 
+    @property
+    def bot_account(self) -> str | None:
+        """Whose bot budget this table's search bots use (``botrunner``: one account's bots
+        share one worker): the tournament for its tables, else the person who created it."""
+        if self.config.tournament is not None:
+            return f"tournament:{self.config.tournament}"
+        if self.created_by is not None:
+            return f"user:{self.created_by}"
+        return None
+
     def _seats_json(self) -> list[messages.SeatJson]:
         return [s.json(i) for i, s in enumerate(self.seats)]
 
