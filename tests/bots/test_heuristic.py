@@ -8,7 +8,9 @@ import pytest
 
 from burraco.bots.base import Bot, RandomBot
 from burraco.bots.heuristic import HeuristicBot, play_turn
-from burraco.bots.plans import PlanOptions, Table, pickup_gain, plan_turn
+from burraco.bots.plans.pickup import pickup_gain
+from burraco.bots.plans.table import Table
+from burraco.bots.plans.turn import PlanOptions, plan_turn
 from burraco.bots.registry import make_bot
 from burraco.engine import DISCARD, OPEN, Action, Smazzata, find_rules, preset_names
 from burraco.engine.cards import Card

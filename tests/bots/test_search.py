@@ -14,7 +14,7 @@ import pytest
 from burraco.bots.base import Bot, RandomBot
 from burraco.bots.evaluate import FEATURES, evaluate, final_difference, weights_for
 from burraco.bots.heuristic import HeuristicBot, play_turn
-from burraco.bots.plans import Table
+from burraco.bots.plans.table import Table
 from burraco.bots.registry import make_bot
 from burraco.bots.search import SearchBot, plan_variants
 from burraco.engine import DISCARD, Action, Smazzata, find_rules, preset_names

@@ -1,18 +1,26 @@
 """The ``burraco`` command as other programs use it: ``replay`` exactly as spec/record-format.md
 says (exit status, one JSON object, one sentence on standard error), and smoke tests of
-``simulate``, ``play`` and ``rules``. Every test runs the real command in a subprocess."""
+``simulate``, ``play`` and ``rules``.
+
+The tests run the command in this process, through ``burraco.cli.main.main(argv)`` with its
+standard streams captured and the records' folder as the working directory, which is what the
+command sees as a program; the last ones run the installed ``burraco`` as a real process, to
+check the entry point itself."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
+from burraco.cli.main import main
 from burraco.engine.record import read_record, write_record
 from tests.golden_records import BAD, CLASSIC, CLASSIC_TOTALS, CLASSIC_WINNER, GOLDEN, RECORDS
 
@@ -29,16 +37,50 @@ LINE_KEYS = {
 ENDINGS = {"closing", "stock", "stall", "timeout", "unfinished"}
 
 
-def burraco(
-    *args: str, stdin: str | None = None, cwd: Path = RECORDS
-) -> subprocess.CompletedProcess[str]:
+@dataclass(frozen=True)
+class Ran:
+    """What a run of the command gave: its exit status and its two output streams."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+class Burraco(Protocol):
+    def __call__(self, *args: str, stdin: str | None = None) -> Ran: ...
+
+
+@pytest.fixture
+def burraco(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Burraco:
+    """``burraco(*args, stdin=...)`` runs the command in this process, from the records' folder
+    (an argparse error exits by SystemExit, whose code is the exit status)."""
+    monkeypatch.chdir(RECORDS)
+
+    def run(*args: str, stdin: str | None = None) -> Ran:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin if stdin is not None else ""))
+        capsys.readouterr()
+        try:
+            code = main(list(args))
+        except SystemExit as stop:
+            assert stop.code is None or isinstance(stop.code, int)
+            code = stop.code or 0
+        out, err = capsys.readouterr()
+        return Ran(code, out, err)
+
+    return run
+
+
+def burraco_process(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The installed ``burraco`` (next to this Python) as a real process, from the records."""
+    script = Path(sys.executable).with_name("burraco")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "burraco.cli.main"]
     return subprocess.run(
-        [sys.executable, "-m", "burraco.cli.main", *args],
-        input=stdin if stdin is not None else "",
+        [*command, *args],
+        input=stdin,
         capture_output=True,
         text=True,
         encoding="utf-8",
-        cwd=cwd,
+        cwd=RECORDS,
         timeout=120,
         check=False,
     )
@@ -89,7 +131,7 @@ def last_totals(stdout: str) -> list[int]:
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_replay_json_of_golden_records(name: str) -> None:
+def test_replay_json_of_golden_records(name: str, burraco: Burraco) -> None:
     proc = burraco("replay", "--json", name)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -98,7 +140,7 @@ def test_replay_json_of_golden_records(name: str) -> None:
     assert out == GOLDEN[name]
 
 
-def test_replay_json_of_a_target_score_match() -> None:
+def test_replay_json_of_a_target_score_match(burraco: Burraco) -> None:
     proc = burraco("replay", "--json", CLASSIC)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -109,7 +151,7 @@ def test_replay_json_of_a_target_score_match() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_replay_score_sheet_of_golden_records(name: str) -> None:
+def test_replay_score_sheet_of_golden_records(name: str, burraco: Burraco) -> None:
     proc = burraco("replay", name)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -119,7 +161,7 @@ def test_replay_score_sheet_of_golden_records(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_replay_of_bad_records(name: str) -> None:
+def test_replay_of_bad_records(name: str, burraco: Burraco) -> None:
     code, message = BAD[name]
     proc = burraco("replay", "--json", name)
     assert proc.returncode == code
@@ -128,7 +170,7 @@ def test_replay_of_bad_records(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["bad-closing-wild.toml", "bad-deck-107.toml"])
-def test_replay_of_bad_records_without_json(name: str) -> None:
+def test_replay_of_bad_records_without_json(name: str, burraco: Burraco) -> None:
     code, message = BAD[name]
     proc = burraco("replay", name)
     assert proc.returncode == code
@@ -147,14 +189,16 @@ def test_bad_record_sentences_name_the_place_and_the_rule() -> None:
             assert re.search(r"hand \d+|line \d+|key|preset|\[options\]", message), name
 
 
-def test_replay_of_a_missing_file() -> None:
+def test_replay_of_a_missing_file(burraco: Burraco) -> None:
     proc = burraco("replay", "--json", "no-such-record.toml")
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr == "no-such-record.toml: cannot read the file: No such file or directory\n"
 
 
-def test_replay_of_a_directory_and_of_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+def test_replay_of_a_directory_and_of_a_file_that_is_not_utf8(
+    tmp_path: Path, burraco: Burraco
+) -> None:
     proc = burraco("replay", str(tmp_path))
     assert proc.returncode == 2
     assert proc.stdout == ""
@@ -167,7 +211,7 @@ def test_replay_of_a_directory_and_of_a_file_that_is_not_utf8(tmp_path: Path) ->
     assert proc.stderr == f"{latin}: the file is not UTF-8 text\n"
 
 
-def test_replay_reads_standard_input() -> None:
+def test_replay_reads_standard_input(burraco: Burraco) -> None:
     name = "closing-clean-dirty.toml"
     text = (RECORDS / name).read_text(encoding="utf-8")
     proc = burraco("replay", "--json", "-", stdin=text)
@@ -176,7 +220,7 @@ def test_replay_reads_standard_input() -> None:
     assert one_json_object(proc.stdout) == GOLDEN[name]
 
 
-def test_replay_of_bad_records_from_standard_input() -> None:
+def test_replay_of_bad_records_from_standard_input(burraco: Burraco) -> None:
     bad = (RECORDS / "bad-open-two.toml").read_text(encoding="utf-8")
     proc = burraco("replay", "--json", "-", stdin=bad)
     assert proc.returncode == 1
@@ -188,7 +232,7 @@ def test_replay_of_bad_records_from_standard_input() -> None:
     assert re.fullmatch(r"-: malformed: invalid TOML: .*\(at line 1, column \d+\)\n", proc.stderr)
 
 
-def test_replay_of_an_unfinished_last_hand() -> None:
+def test_replay_of_an_unfinished_last_hand(burraco: Burraco) -> None:
     record = read_record((RECORDS / "four-player-match.toml").read_text(encoding="utf-8"))
     first, second = record.hands
     short = type(record)(
@@ -210,7 +254,7 @@ def test_replay_of_an_unfinished_last_hand() -> None:
     assert last_totals(proc.stdout) == [395, -325]
 
 
-def test_replay_without_a_file_is_a_usage_error() -> None:
+def test_replay_without_a_file_is_a_usage_error(burraco: Burraco) -> None:
     proc = burraco("replay")
     assert proc.returncode == 2
     assert proc.stdout == ""
@@ -222,7 +266,9 @@ def test_replay_without_a_file_is_a_usage_error() -> None:
 @pytest.mark.parametrize(
     "preset", ["italian", "classic", "reale", "italian-semipulito", "internazionale"]
 )
-def test_simulate_every_preset_writes_records_that_replay(preset: str, tmp_path: Path) -> None:
+def test_simulate_every_preset_writes_records_that_replay(
+    preset: str, tmp_path: Path, burraco: Burraco
+) -> None:
     proc = burraco("simulate", "-n", "2", "--rules", preset, "--records", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert f"{preset} · 2 players" in proc.stdout
@@ -248,7 +294,7 @@ def test_simulate_every_preset_writes_records_that_replay(preset: str, tmp_path:
         ["--matches", "--players", "4", "--bots", "greedy", "--option", "stall_limit=20"],
     ],
 )
-def test_simulate_records_replay(args: list[str], tmp_path: Path) -> None:
+def test_simulate_records_replay(args: list[str], tmp_path: Path, burraco: Burraco) -> None:
     proc = burraco("simulate", "-n", "2", "--seed", "3", *args, "--records", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     files = sorted(tmp_path.glob("*.toml"))
@@ -265,7 +311,7 @@ def test_simulate_records_replay(args: list[str], tmp_path: Path) -> None:
             assert len(out["hands"]) == 2
 
 
-def test_simulate_reports_statistics() -> None:
+def test_simulate_reports_statistics(burraco: Burraco) -> None:
     proc = burraco("simulate", "-n", "4", "--bots", "greedy")
     assert proc.returncode == 0, proc.stderr
     assert "endings:" in proc.stdout
@@ -284,7 +330,9 @@ def test_simulate_reports_statistics() -> None:
         ["--rules", "classic", "--bots", "greedy"],
     ],
 )
-def test_play_record_replays_to_the_printed_totals(args: list[str], tmp_path: Path) -> None:
+def test_play_record_replays_to_the_printed_totals(
+    args: list[str], tmp_path: Path, burraco: Burraco
+) -> None:
     path = tmp_path / "game.toml"
     proc = burraco("play", "--quiet", "--seed", "5", "--record", str(path), *args)
     assert proc.returncode == 0, proc.stderr
@@ -301,7 +349,9 @@ def test_play_record_replays_to_the_printed_totals(args: list[str], tmp_path: Pa
         assert f"Winner: {out['players'][out['winner']]}" in proc.stdout
 
 
-def test_play_refuses_a_record_that_toml_cannot_hold_before_playing(tmp_path: Path) -> None:
+def test_play_refuses_a_record_that_toml_cannot_hold_before_playing(
+    tmp_path: Path, burraco: Burraco
+) -> None:
     path = tmp_path / "game.toml"
     args = ["--rules", "classic", "--option", "target_score=none", "--smazzate", "1"]
     proc = burraco("play", "--quiet", "--record", str(path), *args)
@@ -321,7 +371,7 @@ def test_play_refuses_a_record_that_toml_cannot_hold_before_playing(tmp_path: Pa
 # ----------------------------------------------------------------------------------------- rules
 
 
-def test_rules_lists_the_presets() -> None:
+def test_rules_lists_the_presets(burraco: Burraco) -> None:
     proc = burraco("rules")
     assert proc.returncode == 0, proc.stderr
     listed = proc.stdout.split()
@@ -329,7 +379,7 @@ def test_rules_lists_the_presets() -> None:
         assert preset in listed
 
 
-def test_rules_shows_one_preset() -> None:
+def test_rules_shows_one_preset(burraco: Burraco) -> None:
     proc = burraco("rules", "reale")
     assert proc.returncode == 0, proc.stderr
     assert "initial_discard = False   (differs from italian)" in proc.stdout
@@ -338,3 +388,29 @@ def test_rules_shows_one_preset() -> None:
     assert unknown.returncode == 2
     assert unknown.stdout == ""
     assert "unknown ruleset preset 'no-such-preset'" in unknown.stderr
+
+
+# ------------------------------------------------------------------- the installed command
+
+
+def test_installed_command_replays_a_record_as_one_json_object() -> None:
+    name = "closing-clean-dirty.toml"
+    proc = burraco_process("replay", "--json", name)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert one_json_object(proc.stdout) == GOLDEN[name]
+
+
+def test_installed_command_reads_standard_input_and_reports_an_illegal_action() -> None:
+    bad = (RECORDS / "bad-open-two.toml").read_text(encoding="utf-8")
+    proc = burraco_process("replay", "--json", "-", stdin=bad)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == BAD["bad-open-two.toml"][1] + "\n"
+
+
+def test_installed_command_exits_2_on_a_usage_error() -> None:
+    proc = burraco_process("replay")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("usage: burraco replay")

@@ -428,7 +428,7 @@ def test_every_documented_parameter_may_be_set_in_options(preset: str) -> None:
         ('name = "classic"', "[options]: unknown ruleset parameter 'name'"),
         ('stall_limit = "many"', "[options]: stall_limit must be an integer"),
         ("lock_identical_copy = 1", "[options]: lock_identical_copy must be true or false"),
-        ("stall_limit = -1", "stall_limit must not be negative"),
+        ("stall_limit = -1", "stall_limit must be between 0 and 1000, not -1"),
     ],
 )
 def test_bad_options_are_malformed(options: str, message: str) -> None:

@@ -20,7 +20,7 @@ from burraco.server.botrunner import BotRunner
 from burraco.server.config import ServerConfig
 from burraco.server.connection import Connection
 from burraco.server.hub import Hub
-from burraco.server.table import TableActor, TableError
+from burraco.server.table import TableActor, TableError, commands
 from burraco.server.tableconfig import TableConfig
 from burraco.store import Store, UserInfo
 
@@ -58,7 +58,7 @@ async def bots_match(hub: Hub, creator: UserInfo) -> TableActor:
     config = TableConfig(rules="italian", players=2, smazzate=1, between_smazzate=0.0)
     actor = await hub.create_table(creator, config, seat=None)
     for seat in (0, 1):
-        await actor.call("bot", data={"user": creator, "seat": seat, "level": "random"})
+        await actor.call(commands.SeatBot(creator, seat, "random"))
     await until(lambda: actor.status == "finished", 60, "the bots' match to end")
     return actor
 
@@ -75,7 +75,7 @@ def test_a_finished_unwatched_table_is_forgotten_then_loaded_again(tmp_path: Pat
         assert await hub.store.match_record(actor.id, again.match_no) is not None
         # A command that still reaches the old object is answered by the new actor.
         with pytest.raises(TableError) as refused:
-            await actor.call("sit", data={"user": creator, "seat": 0})
+            await actor.call(commands.Sit(creator, 0))
         assert refused.value.code == "not_open"
         # The reloaded table is forgotten in its turn.
         await until(lambda: actor.id not in hub.tables, 10, "the second eviction")
@@ -88,10 +88,10 @@ def test_a_watched_finished_table_stays(tmp_path: Path) -> None:
         actor = await bots_match(hub, creator)
         conn = Connection(creator)
         hub.connections.add(conn)
-        await actor.call("join", conn, None)
+        await actor.call(commands.Join(conn, None))
         await asyncio.sleep(0.5)  # five eviction periods
         assert hub.tables.get(actor.id) is actor and not actor.evicted
-        await actor.call("leave", conn)
+        await actor.call(commands.Leave(conn))
         await until(lambda: actor.id not in hub.tables, 10, "the eviction after the leave")
 
     run(tmp_path, scenario)
@@ -101,9 +101,14 @@ def test_a_deserted_open_table_is_cancelled_and_a_seated_one_is_not(tmp_path: Pa
     async def scenario(hub: Hub, creator: UserInfo) -> None:
         config = TableConfig(rules="italian", players=4, smazzate=1)
         deserted = await hub.create_table(creator, config, seat=None)
-        await deserted.call("bot", data={"user": creator, "seat": 1, "level": "random"})
+        await deserted.call(commands.SeatBot(creator, 1, "random"))
         seated = await hub.create_table(creator, config, seat=0)
-        await until(lambda: deserted.status == "cancelled", 10, "the deserted table's end")
+        # The status changes before the store is written and the hub lets go: wait for both.
+        await until(
+            lambda: deserted.status == "cancelled" and deserted.id not in hub.tables,
+            10,
+            "the deserted table's end",
+        )
         assert deserted.id not in hub.tables
         info = await hub.store.table(deserted.id)
         assert info is not None and info.status == "cancelled"

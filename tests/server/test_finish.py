@@ -84,7 +84,7 @@ def test_a_record_that_cannot_be_written_still_ends_the_match(
             assert record.status_code == 200, record.text
             return record.text
 
-    monkeypatch.setattr("burraco.server.table.write_record", with_meta_fails)
+    monkeypatch.setattr("burraco.server.table.finish.write_record", with_meta_fails)
     with caplog.at_level(logging.ERROR, logger="burraco.table"):
         text = asyncio.run(meta_fails())
     assert failures, "the full record was tried first"
@@ -107,7 +107,7 @@ def test_a_record_that_cannot_be_written_still_ends_the_match(
             assert await app.hub.store.match_record(table, 1) is None
 
     caplog.clear()
-    monkeypatch.setattr("burraco.server.table.write_record", always_fails)
+    monkeypatch.setattr("burraco.server.table.finish.write_record", always_fails)
     with caplog.at_level(logging.ERROR, logger="burraco.table"):
         asyncio.run(all_fails())
     assert any("could not be written at all" in r.getMessage() for r in caplog.records)

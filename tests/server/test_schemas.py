@@ -19,6 +19,7 @@ import jsonschema
 
 from burraco.server.connection import Connection
 from burraco.server.ratelimit import RateLimiter
+from burraco.server.table import commands
 
 from .inprocess import InProcess, running_app
 
@@ -144,8 +145,8 @@ async def _finished_table(c: Checker, user: dict[str, str]) -> str:
     player = await c.app.hub.store.session_user(user["Authorization"].removeprefix("Bearer "))
     assert player is not None
     actor, conn = await c.app.hub.table(table), Connection(player)
-    await actor.call("join", conn, None)
-    await actor.call("leave", conn)
+    await actor.call(commands.Join(conn, None))
+    await actor.call(commands.Leave(conn))
 
     async def finished() -> bool:
         stored = await c.app.hub.store.table(table)

@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 
+from burraco.engine.errors import RecordError
 from burraco.server.botrunner import BotRunner
 from burraco.server.config import ServerConfig
 from burraco.server.connection import Connection
 from burraco.server.hub import Hub
+from burraco.server.tournament.records import closings_of
 from burraco.server.tournaments import TournamentError, TournamentManager, TournamentSettings
 from burraco.store import Store, UserInfo
 
@@ -380,3 +382,33 @@ def test_single_players_cannot_bring_a_partner(tmp_path: Path) -> None:
         await refused(w.manager.unregister(anna, tid), "not_registered")
 
     run(tmp_path, scenario)
+
+
+RECORDS = Path(__file__).parents[1] / "data" / "records"
+
+
+@pytest.mark.parametrize(
+    ("name", "closings"),
+    [
+        ("classic-target-2005.toml", (2, 0)),
+        ("unplayed-pozzetto.toml", (0, 1)),
+        ("four-player-match.toml", (1, 1)),  # seats 0 and 3 closed: one for each line
+        ("reale-unplayed-penalty.toml", (1, 0)),  # seat 2 is line 0
+        ("stock-end-no-pozzetto.toml", (0, 0)),  # nobody closed
+    ],
+)
+def test_the_closings_of_a_match_finished_while_away_come_from_its_record(
+    name: str, closings: tuple[int, int]
+) -> None:
+    """T23: after a restart, a knockout tie-break counts the closings of the record."""
+    assert closings_of((RECORDS / name).read_text(encoding="utf-8")) == closings
+
+
+@pytest.mark.parametrize("name", ["", "bad-after-end.toml", "bad-deck-107.toml"])
+def test_a_record_that_cannot_be_read_has_no_closings_rather_than_zeros(name: str) -> None:
+    """T23: closings read as 0 each from a missing or broken record could decide a tied
+    knockout match on wrong data; the count is an error instead (the manager logs it and the
+    state refuses to break a tie without it: tests/tournament/test_state.py)."""
+    text = (RECORDS / name).read_text(encoding="utf-8") if name else ""
+    with pytest.raises(RecordError):
+        closings_of(text)

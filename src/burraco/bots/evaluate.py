@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from burraco.engine.cards import JOKER_ID, NUM_TYPES
+from burraco.engine.cards import NUM_TYPES, is_wild_kind
 from burraco.engine.deal import pozzetto_layout
 from burraco.engine.rules import Rules
 
@@ -221,13 +221,13 @@ def line_features(state: Smazzata, line: int) -> list[float]:
             k = hand[c]
             if k:
                 hand_points += value(c) * k
-                if c == JOKER_ID or c % 13 == 1:
+                if is_wild_kind(c):
                     wilds += k
                 elif c % 13 != 12 and hand[c + 1]:
                     structure += 1  # a run connector (the next rank of the suit)
         for r in range(13):
             if (
-                r != 1
+                not is_wild_kind(r)  # r is also the clubs card of rank r + 1; twos pair no set
                 and (r + 1) in set_ranks
                 and hand[r] + hand[13 + r] + hand[26 + r] + hand[39 + r] >= 2
             ):

@@ -10,14 +10,10 @@ import random
 from collections.abc import Sequence
 
 from burraco.engine import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action, Meld
-from burraco.engine.cards import CARDS, JOKER_ID
+from burraco.engine.cards import CARDS, is_wild_kind
 from burraco.engine.melds import MeldError, check_extend, check_open
 from burraco.engine.rules import Rules
 from burraco.engine.views import SeatView
-
-
-def is_wild_kind(card: int) -> bool:
-    return card == JOKER_ID or card % 13 == 1
 
 
 def meld_result(view: SeatView, action: Action) -> Meld | None:
@@ -43,7 +39,7 @@ def card_links(card: int, hand: Sequence[int]) -> int:
         r = rank + delta
         if r == -1:
             r = 12  # king next to a low ace
-        if 0 <= r < 13 and r != 1:  # twos are wild, not neighbours
+        if 0 <= r < 13 and not is_wild_kind(suit * 13 + r):  # twos are wild, not neighbours
             links += hand[suit * 13 + r]
     return links
 

@@ -1,4 +1,4 @@
-"""The ``heuristic`` bot: sound rule-of-thumb play, as a good club player would (see plans.py).
+"""The ``heuristic`` bot: sound rule-of-thumb play, as a good club player would (see ``plans``).
 
 At the start of a turn it draws or picks up the pile (``want_pickup``); then it plans the whole
 turn (``plan_turn``) and plays the plan's actions over the following calls, planning again only if
@@ -13,22 +13,15 @@ import random
 from collections.abc import Sequence
 
 from burraco.engine.actions import ATTACH, DISCARD, DRAW, OPEN, PICKUP, Action
+from burraco.engine.cards import is_wild_kind
 from burraco.engine.errors import IllegalActionError
 from burraco.engine.state import Phase, Smazzata
 from burraco.engine.views import SeatView
 
-from .plans import (
-    DEFAULT_OPTIONS,
-    DEFAULT_STYLE,
-    Plan,
-    PlanOptions,
-    Style,
-    Table,
-    discard_now,
-    is_wild,
-    plan_turn,
-    want_pickup,
-)
+from .plans.discard import discard_now
+from .plans.pickup import want_pickup
+from .plans.table import DEFAULT_STYLE, Style, Table
+from .plans.turn import DEFAULT_OPTIONS, Plan, PlanOptions, plan_turn
 
 
 def fallback_action(table: Table, legal: Sequence[Action]) -> Action:
@@ -40,10 +33,10 @@ def fallback_action(table: Table, legal: Sequence[Action]) -> Action:
         card = discard_now(table)
         if card is not None and card in allowed:
             return next(a for a in discards if a.card == card)
-        return min(discards, key=lambda a: (is_wild(a.card), -table.rules.card_value(a.card)))
+        return min(discards, key=lambda a: (is_wild_kind(a.card), -table.rules.card_value(a.card)))
     melds = [a for a in legal if a.verb in (OPEN, ATTACH)]
     if melds:
-        return max(melds, key=lambda a: (-sum(is_wild(c) for c in a.cards), len(a.cards)))
+        return max(melds, key=lambda a: (-sum(is_wild_kind(c) for c in a.cards), len(a.cards)))
     for verb in (DRAW, PICKUP):
         for a in legal:
             if a.verb == verb:
@@ -52,7 +45,7 @@ def fallback_action(table: Table, legal: Sequence[Action]) -> Action:
 
 
 class HeuristicBot:
-    """Rule-of-thumb play (plans.py); deterministic (it uses no randomness at all)."""
+    """Rule-of-thumb play (the plans package); deterministic (it uses no randomness at all)."""
 
     def __init__(
         self, seed: int | None = None, *, name: str = "heuristic", style: Style = DEFAULT_STYLE

@@ -33,7 +33,8 @@ from burraco.engine.views import SeatView, sample_state
 
 from .evaluate import evaluate
 from .heuristic import HeuristicBot, apply_plan, finish_turn, play_turn
-from .plans import DEFAULT_OPTIONS, Plan, PlanOptions, Table, discard_ranking_of, plan_turn
+from .plans.table import Table
+from .plans.turn import DEFAULT_OPTIONS, Plan, PlanOptions, discard_ranking_of, plan_turn
 
 VARIANTS: tuple[tuple[str, PlanOptions], ...] = (
     ("close", PlanOptions(close=1)),

@@ -8,7 +8,6 @@ output directory that holds other settings' results.
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
@@ -17,7 +16,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from burraco.bots import BOT_LEVELS, make_bot
+from burraco.bots import make_bot
 from burraco.bots.arena import (
     RESULTS_FILE,
     Entrant,
@@ -33,93 +32,13 @@ from burraco.engine import Rules, find_rules
 from burraco.engine.errors import RulesError
 from burraco.engine.rules import coerce_option, parameter_names
 
+from . import extras
 from .progress import Progress
 
 REPORT_FILE = "report.txt"
 PAIRINGS_CSV = "pairings.csv"
 RATINGS_CSV = "ratings.csv"
 CHART_FILE = "ratings.png"
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "arena",
-        help="play bots against each other over duplicate deals and rate them",
-        description=(
-            "Play bots against each other over duplicate deals (each deal played with the seats"
-            " swapped), on all cores, resumably; report won smazzate, Match Points with 95%%"
-            " confidence intervals, Victory Points over 3-smazzata rounds, speed, and"
-            " Bradley-Terry ratings. See docs/arena.md."
-        ),
-    )
-    parser.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="SPEC",
-        help=(
-            "a bot: a level (random, greedy, ...), a level with options (search:seconds=0.5),"
-            ' an outside program ("cmd:python my_bot.py"), optionally LABEL=SPEC; repeatable'
-        ),
-    )
-    parser.add_argument(
-        "--bots",
-        metavar="LIST",
-        help=f"comma-separated bot specs (levels: {', '.join(BOT_LEVELS)}); adds to --bot",
-    )
-    parser.add_argument(
-        "--pairing",
-        action="append",
-        default=[],
-        metavar="A,B[,C]",
-        help="play only these bots (labels) against each other; repeatable (default: all pairs)",
-    )
-    parser.add_argument(
-        "-n", "--deals", type=int, default=100, help="duplicate deals per pairing (default 100)"
-    )
-    parser.add_argument("--rules", default="italian", help="ruleset preset (default: italian)")
-    parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), help="players at the table (default: preset's)"
-    )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set one ruleset parameter (repeatable)",
-    )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    parser.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: all cores; 1 plays in this process)",
-    )
-    parser.add_argument(
-        "--out", default="arena-results", metavar="DIR", help="output directory (resumable)"
-    )
-    parser.add_argument(
-        "--records", action="store_true", help="write every game as a record in DIR/records"
-    )
-    parser.add_argument(
-        "--round-size",
-        type=int,
-        choices=(2, 3, 4),
-        default=3,
-        help="smazzate per round for Victory Points (default 3: table VP-3)",
-    )
-    parser.add_argument(
-        "--bootstrap",
-        type=int,
-        default=1000,
-        metavar="N",
-        help="bootstrap resamplings for the rating intervals (default 1000)",
-    )
-    parser.add_argument("--no-chart", action="store_true", help="do not draw the PNG chart")
-    parser.add_argument("--progress", action="store_true", help="show the bar even off a terminal")
-    parser.add_argument("--quiet", action="store_true", help="print no report (files only)")
-    parser.set_defaults(run=run)
 
 
 def _parse_value(text: str) -> Any:
@@ -177,6 +96,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.no_chart:  # fail now, not once every game is played
+        extras.require("charts", "burraco arena's chart", " (or pass --no-chart)")
     settings = settings_of(args)
     out = Path(args.out)
     err = sys.stderr

@@ -1,46 +1,15 @@
-"""Options shared by the commands that play games: the ruleset and the bots."""
+"""What the commands that play games share: the ruleset and the bots from their options
+(``parsers.add_rules_options`` and ``add_bot_options``)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from burraco.bots import BOT_LEVELS, Bot, make_bot
-from burraco.engine import Rules, find_rules, preset_names
+from burraco.bots import Bot, make_bot
+from burraco.engine import Rules, find_rules
 from burraco.engine.errors import RulesError
 from burraco.engine.rules import coerce_option, parameter_names
-
-
-def add_rules_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rules",
-        default="italian",
-        help=f"ruleset preset: {', '.join(preset_names())} (default: italian)",
-    )
-    parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), default=2, help="players at the table"
-    )
-    parser.add_argument("--target", type=int, help="play to a target score (505 ... 5005)")
-    parser.add_argument("--smazzate", type=int, help="play a fixed number of smazzate")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="set one ruleset parameter (repeatable), e.g. stall_limit=0",
-    )
-
-
-def add_bot_options(parser: argparse.ArgumentParser, default: str) -> None:
-    parser.add_argument(
-        "--bots",
-        default=default,
-        help=(
-            f"comma-separated bot levels, one per seat, repeated in seat order if fewer"
-            f" ({', '.join(BOT_LEVELS)})"
-        ),
-    )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

@@ -9,28 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "db",
-        help="manage the server's database (migrations)",
-        description="Manage the server's database.",
-    )
-    actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
-    upgrade = actions.add_parser(
-        "upgrade",
-        help="run the migrations up to the latest schema",
-        description="Run the database migrations up to the latest schema (a no-op when the"
-        " database is up to date).",
-    )
-    upgrade.add_argument(
-        "--database-url",
-        help="e.g. postgresql://user@host/db (default: SQLite in the data folder, as serve)",
-    )
-    upgrade.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
-    upgrade.set_defaults(run=run_upgrade)
 
 
 def run_upgrade(args: argparse.Namespace) -> int:

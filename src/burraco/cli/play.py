@@ -20,29 +20,10 @@ from burraco.engine.record import write_record
 from burraco.engine.state import Smazzata
 from burraco.engine.vp import vp_table
 
-from .common import add_bot_options, add_rules_options, bots_from_args, rules_from_args
+from .common import bots_from_args, rules_from_args
 from .sheet import smazzata_sheet, totals_sheet
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario")
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "play",
-        help="watch a match between bots in the terminal",
-        description="Play a match between bots and show it live in the terminal.",
-    )
-    add_rules_options(parser)
-    add_bot_options(parser, default="greedy,random")
-    parser.add_argument(
-        "--delay",
-        type=float,
-        default=None,
-        help="seconds between turns (default 0.02 on a terminal)",
-    )
-    parser.add_argument("--quiet", action="store_true", help="only the score sheets")
-    parser.add_argument("--record", metavar="FILE", help="write the match as a game record")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,17 +17,6 @@ from burraco.engine.record import read_record, replay
 from .sheet import smazzata_sheet, totals_sheet
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "replay",
-        help="replay a game record and print its score sheet",
-        description="Replay a game record through the engine and print the score sheet.",
-    )
-    parser.add_argument("file", help="the record (TOML); - for standard input")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
-    parser.set_defaults(run=run)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":

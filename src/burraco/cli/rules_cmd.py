@@ -8,14 +8,6 @@ from burraco.engine import find_rules, parameter_names, preset_names
 from burraco.engine.rules import option_to_toml
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "rules", help="list the ruleset presets or show one", description=__doc__
-    )
-    parser.add_argument("preset", nargs="?", help="show the parameters of this preset")
-    parser.set_defaults(run=run)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.preset is None:
         for name in preset_names():

@@ -4,60 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-from pathlib import Path
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "serve",
-        help="start the server and play in the browser",
-        description="Start the Burraco server (an embedded SQLite database by default).",
-    )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (8000)")
-    parser.add_argument(
-        "--database-url",
-        help="e.g. postgresql://user@host/db (default: SQLite in the data folder)",
-    )
-    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
-    parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits")
-    parser.add_argument(
-        "--disconnect-grace", type=float, default=60.0, help="seconds before a bot takes a seat"
-    )
-    parser.add_argument(
-        "--messages-per-second",
-        type=float,
-        default=20.0,
-        help="WebSocket messages a connection may send per second, bursts 3x (20)",
-    )
-    parser.add_argument(
-        "--login-attempts-per-minute",
-        type=float,
-        default=10.0,
-        help="logins, registrations and guest sessions per address or name a minute (10)",
-    )
-    parser.add_argument(
-        "--max-sockets-per-user",
-        type=int,
-        default=16,
-        help="WebSockets one account may hold open at once (16)",
-    )
-    parser.add_argument(
-        "--max-open-tables-per-user",
-        type=int,
-        default=10,
-        help="tables one account may have waiting for players (10)",
-    )
-    parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
-    parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
-    parser.add_argument(
-        "--test-seed",
-        type=int,
-        default=None,
-        help="FOR TESTS ONLY: predictable deals from this seed instead of the CSPRNG"
-        " (never on a real server: anyone knowing the seed knows every deal)",
-    )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,25 +22,8 @@ from burraco.engine.record import HandRecord, Record, write_record
 from burraco.engine.scoring import SmazzataScore
 from burraco.engine.state import Smazzata
 
-from .common import add_bot_options, add_rules_options, bots_from_args, rules_from_args
+from .common import bots_from_args, rules_from_args
 from .progress import Progress
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "simulate",
-        help="play many seeded games between bots and report statistics",
-        description="Play N seeded smazzate (or matches) between bots and report statistics.",
-    )
-    parser.add_argument("-n", "--games", type=int, default=1000, help="how many (default 1000)")
-    parser.add_argument(
-        "--matches", action="store_true", help="play whole matches instead of single smazzate"
-    )
-    add_rules_options(parser)
-    add_bot_options(parser, default="random")
-    parser.add_argument("--records", metavar="DIR", help="write every game as a record in DIR")
-    parser.add_argument("--progress", action="store_true", help="show the bar even off a terminal")
-    parser.set_defaults(run=run)
 
 
 @dataclass

@@ -12,12 +12,12 @@ import html
 import io
 from collections.abc import Iterable, Sequence
 
-from burraco.store.club import ClubInfo, SeasonInfo
+from burraco.store.club import ClubInfo, EveningStatus, SeasonInfo
 
 from . import calendar as cal
 from . import fees as fee
-from .service import ClubReport, EveningView, MemberReport, SeasonEvening, StandingsView
 from .texts import evening_description, rules_text, t, type_name
+from .views import ClubReport, EveningView, MemberReport, SeasonEvening, StandingsView
 
 # ------------------------------------------------------------------------------ CSV
 
@@ -265,7 +265,9 @@ def calendar_html(
                 e.number or "-",
                 f"{e.info.date:%d/%m/%Y}",
                 type_name(lang, e.type)
-                + (f" ({t(lang, 'cancelled')})" if e.info.status == "cancelled" else ""),
+                + (
+                    f" ({t(lang, 'cancelled')})" if e.info.status is EveningStatus.CANCELLED else ""
+                ),
                 e.games,
                 f"{times.checkin_opens:%H:%M}-{times.checkin_closes:%H:%M}",
                 f"{times.end:%H:%M}",
@@ -297,7 +299,7 @@ def calendar_text(
     lines = []
     for e in evenings:
         head = f"{e.number or '-':>2}  {e.info.date:%d/%m/%Y}  {type_name(lang, e.type)}"
-        if e.info.status == "cancelled":
+        if e.info.status is EveningStatus.CANCELLED:
             head += f" ({t(lang, 'cancelled')})"
         lines.append(head)
         times = evening_timetable(season, club, e)
@@ -395,9 +397,10 @@ def club_report_text(report: ClubReport) -> str:
     lines = [
         f"{report.club.name}: {report.season.name}"
         f" ({report.season.starts_on} to {report.season.ends_on})",
-        f"members {report.members}; evenings: {report.count('finished')} finished,"
-        f" {report.count('playing')} playing, {report.count('scheduled')} scheduled,"
-        f" {report.count('cancelled')} cancelled",
+        f"members {report.members}; evenings: {report.count(EveningStatus.FINISHED)} finished,"
+        f" {report.count(EveningStatus.PLAYING)} playing,"
+        f" {report.count(EveningStatus.SCHEDULED)} scheduled,"
+        f" {report.count(EveningStatus.CANCELLED)} cancelled",
         "no.  date        type            players  late  best",
     ]
     for e in report.evenings:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from burraco.store.club.records import EveningStatus
 from burraco.tournament import POINTS, EveningType
 
 from .calendar import EveningTimes
@@ -17,7 +18,7 @@ from .errors import bad
 if TYPE_CHECKING:
     from burraco.store.club import ClubInfo, SeasonInfo
 
-    from .service import SeasonEvening
+    from .views import SeasonEvening
 
 LANGS = ("it", "en")
 WEEKDAY_NAMES = {
@@ -184,7 +185,7 @@ def evening_summary(lang: str, e: SeasonEvening, season: SeasonInfo, club: ClubI
     """The title of a calendar event: the club, the evening's number and its type."""
     what = t(lang, "evening", number=e.number) if e.number else t(lang, "cancelled")
     summary = t(lang, "summary", club=club.name, evening=what, type=type_name(lang, e.type))
-    if e.info.status == "cancelled" and e.number:
+    if e.info.status is EveningStatus.CANCELLED and e.number:
         summary += f" ({t(lang, 'cancelled')})"
     return summary
 

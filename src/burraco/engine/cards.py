@@ -28,6 +28,13 @@ NUM_TYPES: Final = 53
 JOKER_ID: Final = 52
 
 
+def is_wild_kind(card: int) -> bool:
+    """Whether a card type (a ``Card`` or its plain int) is a wild kind: a joker or a two (the
+    *matte*, R3). A two can still be natural in a run (R34). The one definition of which card
+    codes are wild, for every caller outside the engine (the bots)."""
+    return card == JOKER_ID or card % 13 == 1
+
+
 class Card(int):
     """One of the 53 card types. Use the module constants or ``Card.parse``; never construct."""
 
@@ -54,7 +61,7 @@ class Card(int):
     @property
     def is_wild_kind(self) -> bool:
         """True for jokers and twos (the *matte*, R3); a two can still be natural in a run (R34)."""
-        return self == JOKER_ID or self % 13 == 1
+        return is_wild_kind(self)
 
     @classmethod
     def parse(cls, text: str) -> Card:

@@ -135,41 +135,89 @@ def parameter_names() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(Rules) if f.init and f.name != "name")
 
 
+MAX_POINTS: Final = 10_000
+"""Bonuses and penalties: at most this many points each."""
+MAX_TOTAL: Final = 100_000
+"""Targets and switch scores: at most this many points (the longest real match is to 5005)."""
+
+RANGES: Final[Mapping[str, tuple[int, int]]] = {
+    "players": (2, 4),
+    "jokers": (0, 4),
+    "hand_size": (1, 30),
+    "three_player_switch_score": (1, MAX_TOTAL),
+    "three_player_late_target": (1, MAX_TOTAL),
+    "joker_value": (0, 1000),
+    "two_value": (0, 1000),
+    "ace_value": (0, 1000),
+    "high_value": (0, 1000),
+    "low_value": (0, 1000),
+    "max_natural_aces_per_run": (1, 2),
+    "burraco_min_length": (3, 14),
+    "bonus_clean": (0, MAX_POINTS),
+    "bonus_dirty": (0, MAX_POINTS),
+    "bonus_semiclean": (0, MAX_POINTS),
+    "bonus_nobile": (0, MAX_POINTS),
+    "bonus_reale": (0, MAX_POINTS),
+    "closing_bonus": (0, MAX_POINTS),
+    "no_pozzetto_penalty": (0, MAX_POINTS),
+    "stock_end_threshold": (0, 50),
+    "stall_limit": (0, 1000),
+    "target_score": (1, MAX_TOTAL),
+    "smazzate": (1, 100),
+}
+"""The documented range of every integer parameter, bounds included (docs/rules.md). A meld
+has at most 14 cards (the A..K..A run), so a longer burraco could never be made; the bounds on
+points keep every score of a match far inside 64 bits, so records, the store and JSON agree."""
+POZZETTO_SIZE_RANGE: Final = (1, 30)
+"""Cards in one pozzetto (each entry of the ``*pozzetto_sizes`` parameters)."""
+
+
+def _check_types(rules: Rules, fail: Any) -> None:
+    """Every parameter has its declared type: a ``None`` or a string where a number belongs is
+    refused here, before any arithmetic meets it (issue 19, M3/M4)."""
+    for field in dataclasses.fields(Rules):
+        if not field.init or field.name == "name":
+            continue
+        value = getattr(rules, field.name)
+        kind = str(field.type)
+        if kind == "bool":
+            if not isinstance(value, bool):
+                fail(f"{field.name} must be true or false, not {value!r}")
+        elif kind in ("int", "int | None"):
+            if value is None and kind == "int | None":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                fail(f"{field.name} must be an integer, not {value!r}")
+            low, high = RANGES[field.name]
+            if not low <= value <= high:
+                fail(f"{field.name} must be between {low} and {high}, not {value}")
+        elif kind == "tuple[int, ...]":
+            low, high = POZZETTO_SIZE_RANGE
+            if not isinstance(value, tuple) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value
+            ):
+                fail(f"{field.name} must be a list of integers, not {value!r}")
+            if any(not low <= v <= high for v in value):
+                fail(f"every entry of {field.name} must be between {low} and {high}")
+        elif kind == "frozenset[int]" and (
+            not isinstance(value, frozenset) or not all(isinstance(v, int) for v in value)
+        ):
+            fail(f"{field.name} must be a set of ranks, not {value!r}")
+
+
 def _validate(rules: Rules) -> None:
     def fail(message: str) -> None:
         raise RulesError(f"ruleset {rules.name!r}: {message}")
 
-    if rules.players not in (2, 3, 4):
-        fail(f"players must be 2, 3 or 4, not {rules.players}")
-    if not 0 <= rules.jokers <= 4:
-        fail(f"jokers must be between 0 and 4, not {rules.jokers}")
-    if rules.hand_size < 1:
-        fail("hand_size must be at least 1")
-    if rules.stock_end_threshold < 0:
-        fail("stock_end_threshold must not be negative")
-    if rules.stall_limit < 0:
-        fail("stall_limit must not be negative (0 disables the stall rule)")
-    if rules.max_natural_aces_per_run not in (1, 2):
-        fail("max_natural_aces_per_run must be 1 or 2")
-    if rules.burraco_min_length < 3:
-        fail("burraco_min_length must be at least 3")
+    _check_types(rules, fail)
     if rules.unplayed_pozzetto_policy not in ("hand_cards", "penalty"):
         fail("unplayed_pozzetto_policy must be 'hand_cards' or 'penalty'")
     if not rules.set_ranks <= ALL_SET_RANKS:
         fail("set_ranks may only hold ranks 1 (ace) and 3..13 (twos never form sets, R25)")
-    for value_name in ("joker_value", "two_value", "ace_value", "high_value", "low_value"):
-        if getattr(rules, value_name) < 0:
-            fail(f"{value_name} must not be negative")
-    if rules.target_score is not None and rules.target_score <= 0:
-        fail("target_score must be positive")
-    if rules.smazzate is not None and rules.smazzate <= 0:
-        fail("smazzate must be positive")
     layouts = [rules.pozzetto_sizes]
     if rules.players == 3:
         layouts = [rules.three_player_pozzetto_sizes, rules.three_player_late_pozzetto_sizes]
     for sizes in layouts:
-        if any(size < 1 for size in sizes):
-            fail("every pozzetto must hold at least one card")
         lines = 2 if rules.players in (2, 4) else 3
         if len(sizes) < 2 or len(sizes) > lines:
             fail(f"{rules.players} players need between 2 and {lines} pozzetti, not {len(sizes)}")

@@ -149,16 +149,7 @@ class SeatView:
                     "seats": [s for s, ln in enumerate(self.line_of) if ln == line],
                     "taken_pozzetto": self.taken[line],
                     "melds": [
-                        {
-                            "number": i + 1,
-                            "kind": "run" if meld.is_run else "set",
-                            "cards": [str(c) for c in meld.cards()],
-                            "notation": meld.notation(),
-                            "wild": None if meld.wild is None else str(meld.wild),
-                            "length": len(meld),
-                            "points": meld.points(self.rules),
-                            "burraco": meld.burraco_type(self.rules),
-                        }
+                        meld_json(i + 1, meld, self.rules)
                         for i, meld in enumerate(self.melds[line])
                     ],
                 }
@@ -170,6 +161,21 @@ class SeatView:
             "late": self.late,
             "removed": [str(c) for c in self.removed],
         }
+
+
+def meld_json(number: int, meld: Meld, rules: Rules) -> dict[str, Any]:
+    """A meld as JSON: in a view's ``lines`` and, on the server, in the ``opened`` and
+    ``attached`` events (one shape wherever a meld is sent; docs/bot-protocol.md)."""
+    return {
+        "number": number,
+        "kind": "run" if meld.is_run else "set",
+        "cards": [str(c) for c in meld.cards()],
+        "notation": meld.notation(),
+        "wild": None if meld.wild is None else str(meld.wild),
+        "length": len(meld),
+        "points": meld.points(rules),
+        "burraco": meld.burraco_type(rules),
+    }
 
 
 _ACQUIRED: Final = {-1: None, 0: "draw", 1: "pickup"}

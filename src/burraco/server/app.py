@@ -15,13 +15,14 @@ from fastapi import FastAPI
 from burraco import __version__
 from burraco.store import Store
 
-from . import club_routes, errors, fairness
+from . import errors, fairness
 from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
 from .hub import Hub
 from .ratelimit import RateLimiter
 from .routes import accounts, history, info, lobby, pages, ws
+from .routes import club as club_routes
 from .routes import tournaments as tournament_routes
 from .routes.models import describe_invalid_requests
 from .tournaments import TournamentManager

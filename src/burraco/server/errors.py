@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 
 from burraco.engine.errors import RulesError
 from burraco.errors import ErrorCode, ServiceError
+from burraco.tournament import TournamentSettingsError
 
 C = ErrorCode
 
@@ -135,6 +136,12 @@ def install(app: FastAPI) -> None:
     async def rules_error(_request: Request, error: RulesError) -> JSONResponse:
         return refusal(C.BAD_RULES, str(error))
 
+    @app.exception_handler(TournamentSettingsError)
+    async def tournament_settings_error(
+        _request: Request, error: TournamentSettingsError
+    ) -> JSONResponse:
+        return refusal(C.BAD_TOURNAMENT, error.message)
+
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
         errors = jsonable_encoder(error.errors())
@@ -144,4 +151,4 @@ def install(app: FastAPI) -> None:
         body = http_body(C.BAD_REQUEST, message) | {"detail": errors}
         return JSONResponse(body, http_status(C.BAD_REQUEST))
 
-    del service_error, rules_error, validation_error  # registered on the app
+    del service_error, rules_error, tournament_settings_error, validation_error  # registered

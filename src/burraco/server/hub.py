@@ -14,7 +14,8 @@ from burraco.store import Store, UserInfo
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
-from .table import TableActor, TableError
+from .table import TableActor, TableError, TableStatus, commands
+from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class Hub:
 
     async def recover(self) -> int:
         """Resume every table that was open or in play when the server stopped."""
-        infos = await self.store.tables(["open", "playing"], public_only=False)
+        infos = await self.store.tables(LIVE_STATUSES, public_only=False)
         for info in infos:
             actor = TableActor(self, info)
             self.tables[info.id] = actor
@@ -52,7 +53,7 @@ class Hub:
             # Open tables too: their event numbers must go on after the stored ones. One table
             # that cannot be rebuilt must not keep the server (and every other table) down.
             try:
-                await actor.call("resume")
+                await actor.call(commands.Resume())
             except Exception:
                 log.exception("table %s could not be resumed", info.id)
         return len(infos)
@@ -62,7 +63,9 @@ class Hub:
     ) -> TableActor:
         config.validate()
         waiting = sum(
-            1 for t in self.tables.values() if t.created_by == user.id and t.status == "open"
+            1
+            for t in self.tables.values()
+            if t.created_by == user.id and t.status == TableStatus.OPEN
         )
         limit = self.config.max_open_tables_per_user
         if waiting >= limit:
@@ -86,7 +89,7 @@ class Hub:
         self.tables[table_id] = actor
         actor.start()
         if seat is not None:
-            await actor.call("sit", data={"user": user, "seat": seat})
+            await actor.call(commands.Sit(user, seat))
         return actor
 
     async def table(self, table_id: str) -> TableActor:
@@ -138,7 +141,7 @@ class Hub:
         """Public tables that have not finished, with their free seats."""
         out = []
         for actor in self.tables.values():
-            if not actor.config.public or actor.status not in ("open", "playing"):
+            if not actor.config.public or not actor.status.is_live:
                 continue
             info = actor.info_json()
             info["free_seats"] = [i for i, s in enumerate(actor.seats) if s.free]

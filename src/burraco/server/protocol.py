@@ -12,6 +12,7 @@ import json
 import math
 import re
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -207,7 +208,7 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Mapping[str, Any]) -> str:
     """One server message as compact JSON text (UTF-8, no spaces), the same text as
     ``json.dumps(message, separators=(",", ":"), ensure_ascii=False)`` writes, about ten
     times faster (orjson): the server encodes several views per action (bench/README.md)."""

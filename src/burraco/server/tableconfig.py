@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from burraco.engine import Rules, find_rules
 from burraco.engine.clock import TimeControl
 from burraco.engine.errors import RulesError
 from burraco.engine.rules import coerce_option, option_to_toml
+
+TABLE_TARGET: Final = (100, 10005)
+"""The target scores a table on this server may play to (docs/protocol.md)."""
+TABLE_SMAZZATE: Final = (1, 20)
+"""The fixed numbers of smazzate a table on this server may play."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,6 +52,14 @@ class TableConfig:
         rules = find_rules(self.rules, **overrides)
         if rules.target_score is None and rules.smazzate is None:
             raise RulesError("a table needs a target score or a number of smazzate")
+        # The match length has the server's limits however it is given (the body's ``target``
+        # and ``smazzate`` or the ``options``): issue 19, M4.
+        low, high = TABLE_TARGET
+        if rules.target_score is not None and not low <= rules.target_score <= high:
+            raise RulesError(f"a table's target score is between {low} and {high}")
+        low, high = TABLE_SMAZZATE
+        if rules.smazzate is not None and not low <= rules.smazzate <= high:
+            raise RulesError(f"a table plays between {low} and {high} smazzate")
         return rules
 
     def time_control(self) -> TimeControl | None:

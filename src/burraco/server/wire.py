@@ -21,20 +21,15 @@ from burraco.engine.events import (
 from burraco.engine.melds import Meld
 from burraco.engine.rules import Rules
 from burraco.engine.scoring import SmazzataScore
-from burraco.engine.views import SeatView, visible_to
+from burraco.engine.views import SeatView, meld_json, visible_to
+
+__all__ = ["ViewJson", "event_json", "events_for", "meld_json", "score_json"]
 
 
-def meld_json(number: int, meld: Meld) -> dict[str, Any]:
-    return {
-        "number": number,
-        "kind": "run" if meld.is_run else "set",
-        "cards": [str(c) for c in meld.cards()],
-        "notation": meld.notation(),
-    }
-
-
-def event_json(event: Event) -> dict[str, Any]:
-    """One engine event (already redacted for its audience)."""
+def event_json(event: Event, rules: Rules) -> dict[str, Any]:
+    """One engine event (already redacted for its audience). Its meld has the one shape of a
+    meld on the wire, the view's (``meld_json``: number, kind, cards, notation, wild, length,
+    points, burraco)."""
     if isinstance(event, Drew):
         return {"e": "drew", "seat": event.seat, "card": _card(event.card)}
     if isinstance(event, PickedUp):
@@ -44,7 +39,7 @@ def event_json(event: Event) -> dict[str, Any]:
             "e": "opened",
             "seat": event.seat,
             "line": event.line,
-            "meld": meld_json(event.number, event.meld),
+            "meld": meld_json(event.number, event.meld, rules),
         }
     if isinstance(event, Attached):
         return {
@@ -52,7 +47,7 @@ def event_json(event: Event) -> dict[str, Any]:
             "seat": event.seat,
             "line": event.line,
             "cards": [str(c) for c in event.cards],
-            "meld": meld_json(event.number, event.meld),
+            "meld": meld_json(event.number, event.meld, rules),
         }
     if isinstance(event, Discarded):
         return {"e": "discarded", "seat": event.seat, "card": str(event.card)}
@@ -76,7 +71,7 @@ def event_json(event: Event) -> dict[str, Any]:
 
 def events_for(events: Sequence[Event], seat: int | None, rules: Rules) -> list[dict[str, Any]]:
     """The events as ``seat`` may see them (None: a spectator)."""
-    return [event_json(visible_to(e, seat, rules)) for e in events]
+    return [event_json(visible_to(e, seat, rules), rules) for e in events]
 
 
 def score_json(number: int, score: SmazzataScore) -> dict[str, Any]:

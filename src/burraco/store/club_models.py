@@ -67,7 +67,10 @@ class ClubMember(Base):
 
 
 class ClubSeason(Base):
-    """One tournament of the club's year (seed 003: two a year of about 15 evenings each)."""
+    """One tournament of the club's year (seed 003: two a year of about 15 evenings each).
+
+    The settings have no defaults here: a row is always made of a whole ``SeasonSettings``
+    (``burraco.tournament.season``), where the defaults are written."""
 
     __tablename__ = "club_seasons"
     __table_args__ = (UniqueConstraint("club_id", "name", name="uq_club_seasons_name"),)
@@ -79,21 +82,21 @@ class ClubSeason(Base):
     name: Mapped[str] = mapped_column(String(80))
     starts_on: Mapped[date] = mapped_column(Date)
     ends_on: Mapped[date] = mapped_column(Date)
-    weekday: Mapped[int] = mapped_column(Integer, default=4)
+    weekday: Mapped[int] = mapped_column(Integer)
     """The evenings' day of the week for the calendar (Monday 0, Friday 4)."""
     checkin_opens: Mapped[time] = mapped_column(Time)
     checkin_closes: Mapped[time] = mapped_column(Time)
-    break_minutes: Mapped[int] = mapped_column(Integer, default=15)
-    seating: Mapped[str] = mapped_column(String(16), default="mitchell")
-    two_left_over: Mapped[str] = mapped_column(String(16), default="rest")
-    vp_table: Mapped[str] = mapped_column(String(16), default="VP-3")
-    monthly_fee_cents: Mapped[int] = mapped_column(Integer, default=0)
-    pool_share_cents: Mapped[int] = mapped_column(Integer, default=0)
+    break_minutes: Mapped[int] = mapped_column(Integer)
+    seating: Mapped[str] = mapped_column(String(16))
+    two_left_over: Mapped[str] = mapped_column(String(16))
+    vp_table: Mapped[str] = mapped_column(String(16))
+    monthly_fee_cents: Mapped[int] = mapped_column(Integer)
+    pool_share_cents: Mapped[int] = mapped_column(Integer)
     """Of each monthly fee, what goes to the prize pool (*montepremi*)."""
-    weekly_prize_cents: Mapped[int] = mapped_column(Integer, default=0)
+    weekly_prize_cents: Mapped[int] = mapped_column(Integer)
     season_prizes_cents: Mapped[list[int]] = mapped_column(JSON)
     """The value of the prizes of places 1, 2, 3 (non-monetary prizes bought from the pool)."""
-    rules_note: Mapped[str] = mapped_column(Text, default="")
+    rules_note: Mapped[str] = mapped_column(Text)
     """The club's own words added to the rules sent with the calendar."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

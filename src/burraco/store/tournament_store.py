@@ -15,6 +15,13 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from burraco.tournament.lifecycle import (
+    COUNTED_ENTRANTS,
+    EntrantStatus,
+    RoundStatus,
+    TournamentStatus,
+)
+
 from . import models
 from . import tournament_models as m
 from .store import Store
@@ -42,7 +49,7 @@ class TournamentInfo:
     start: str
     starts_at: datetime | None
     size: int | None
-    status: str
+    status: TournamentStatus
     settings: dict[str, Any]
     seed: int
     started_at: datetime | None
@@ -60,7 +67,7 @@ class EntrantInfo:
     bot: str | None
     name: str
     registered_at: datetime
-    status: str
+    status: EntrantStatus
 
     @property
     def users(self) -> tuple[int, ...]:
@@ -74,7 +81,7 @@ class RoundInfo:
     byes: tuple[str, ...]
     relaxed: bool
     slots: tuple[str | None, ...] | None
-    status: str
+    status: RoundStatus
     started_at: datetime
     finished_at: datetime | None
 
@@ -120,7 +127,7 @@ def _info(row: m.Tournament) -> TournamentInfo:
         start=row.start,
         starts_at=_maybe(row.starts_at),
         size=row.size,
-        status=row.status,
+        status=TournamentStatus(row.status),
         settings=dict(row.settings),
         seed=row.seed,
         started_at=_maybe(row.started_at),
@@ -158,16 +165,20 @@ class TournamentStore:
                     start=start,
                     starts_at=starts_at,
                     size=size,
-                    status="registering",
+                    status=TournamentStatus.REGISTERING.value,
                     settings=dict(settings),
                     seed=seed,
                 )
             )
 
-    async def tournaments(self, statuses: Sequence[str] | None = None) -> list[TournamentInfo]:
+    async def tournaments(
+        self, statuses: Sequence[TournamentStatus | str] | None = None
+    ) -> list[TournamentInfo]:
         query = select(m.Tournament).order_by(m.Tournament.created_at)
         if statuses is not None:
-            query = query.where(m.Tournament.status.in_(list(statuses)))
+            query = query.where(
+                m.Tournament.status.in_([TournamentStatus(s).value for s in statuses])
+            )
         async with self.store.sessions() as session:
             return [_info(row) for row in (await session.scalars(query)).all()]
 
@@ -180,7 +191,7 @@ class TournamentStore:
                 select(m.TournamentEntrant.tournament_id, func.count())
                 .where(
                     m.TournamentEntrant.tournament_id.in_(list(ids)),
-                    m.TournamentEntrant.status.in_(["registered", "playing"]),
+                    m.TournamentEntrant.status.in_([s.value for s in COUNTED_ENTRANTS]),
                 )
                 .group_by(m.TournamentEntrant.tournament_id)
             )
@@ -200,9 +211,9 @@ class TournamentStore:
                 .join(m.TournamentEntrant, m.TournamentEntrant.tournament_id == m.Tournament.id)
                 .join(models.User, models.User.id == m.TournamentEntrant.user_id)
                 .where(
-                    m.Tournament.status == "registering",
+                    m.Tournament.status == TournamentStatus.REGISTERING.value,
                     m.TournamentEntrant.partner_id == user_id,
-                    m.TournamentEntrant.status == "invited",
+                    m.TournamentEntrant.status == EntrantStatus.INVITED.value,
                 )
                 .order_by(m.Tournament.created_at)
             )
@@ -245,7 +256,7 @@ class TournamentStore:
                         e.bot,
                         e.name,
                         _aware(e.registered_at),
-                        e.status,
+                        EntrantStatus(e.status),
                     )
                     for e in entrants
                 ),
@@ -255,7 +266,7 @@ class TournamentStore:
                         tuple(r.byes),
                         r.relaxed,
                         None if r.slots is None else tuple(r.slots),
-                        r.status,
+                        RoundStatus(r.status),
                         _aware(r.started_at),
                         _maybe(r.finished_at),
                     )
@@ -277,15 +288,15 @@ class TournamentStore:
     async def set_status(
         self,
         tournament_id: str,
-        status: str,
+        status: TournamentStatus | str,
         *,
         started_at: datetime | None = None,
         finished_at: datetime | None = None,
         note: str | None = None,
-        entrants: Mapping[str, str] | None = None,
+        entrants: Mapping[str, EntrantStatus | str] | None = None,
     ) -> None:
         """Change the tournament's status and, in the same transaction, its entrants'."""
-        values: dict[str, Any] = {"status": status}
+        values: dict[str, Any] = {"status": TournamentStatus(status).value}
         if started_at is not None:
             values["started_at"] = started_at
         if finished_at is not None:
@@ -303,7 +314,7 @@ class TournamentStore:
                         m.TournamentEntrant.tournament_id == tournament_id,
                         m.TournamentEntrant.entrant == entrant,
                     )
-                    .values(status=entrant_status)
+                    .values(status=EntrantStatus(entrant_status).value)
                 )
 
     # ------------------------------------------------------------------------------ entrants
@@ -318,7 +329,7 @@ class TournamentStore:
         name: str,
         now: datetime,
         partner_id: int | None = None,
-        status: str = "registered",
+        status: EntrantStatus | str = EntrantStatus.REGISTERED,
     ) -> None:
         """Register an entrant after the others (``status`` ``invited``: a pair waiting for the
         partner's confirmation). ``EntrantTaken`` when the id, or one of its people, is in the
@@ -350,7 +361,7 @@ class TournamentStore:
                     bot=bot,
                     name=name[:80],
                     registered_at=now,
-                    status=status,
+                    status=EntrantStatus(status).value,
                 )
             )
             try:
@@ -364,7 +375,7 @@ class TournamentStore:
         waiting for confirmation."""
         async with self.store.write() as session:
             row = await session.get(m.TournamentEntrant, (tournament_id, entrant))
-            if row is None or row.status != "invited":
+            if row is None or row.status != EntrantStatus.INVITED:
                 return False
             last = await session.scalar(
                 select(func.max(m.TournamentEntrant.position)).where(
@@ -373,7 +384,7 @@ class TournamentStore:
             )
             row.position = (last or 0) + 1
             row.registered_at = now
-            row.status = "registered"
+            row.status = EntrantStatus.REGISTERED.value
             return True
 
     async def remove_entrant(self, tournament_id: str, entrant: str) -> bool:
@@ -406,7 +417,7 @@ class TournamentStore:
                     byes=list(byes),
                     relaxed=relaxed,
                     slots=None if slots is None else list(slots),
-                    status="playing",
+                    status=RoundStatus.PLAYING.value,
                     started_at=now,
                 )
             )
@@ -429,7 +440,7 @@ class TournamentStore:
                     m.TournamentRound.tournament_id == tournament_id,
                     m.TournamentRound.number == number,
                 )
-                .values(status="finished", finished_at=now)
+                .values(status=RoundStatus.FINISHED.value, finished_at=now)
             )
 
     async def set_table(

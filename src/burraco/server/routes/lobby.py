@@ -13,7 +13,7 @@ from burraco.bots.registry import parse_spec
 from burraco.errors import ErrorCode
 
 from ..hub import Hub
-from ..table import TableError
+from ..table import TableError, commands
 from ..tableconfig import TableConfig
 from .deps import CurrentUser, HubDep
 from .models import LobbyTableOut, TableOut, answers
@@ -47,10 +47,10 @@ class BotRequest(BaseModel):
     level: str | None = Field(description="A bot level, or null to remove the seat's bot")
 
 
-async def table_command(hub: Hub, table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+async def table_command(hub: Hub, table_id: str, command: commands.LobbyCommand) -> dict[str, Any]:
     """Run a lobby command on a table's actor; its answer is the table's info."""
     actor = await hub.table(table_id)
-    answer: dict[str, Any] = await actor.call(kind, data=data)
+    answer: dict[str, Any] = await actor.call(command)
     return answer
 
 
@@ -79,7 +79,7 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
     actor = await hub.create_table(user, settings, seat=body.seat)
     info: dict[str, Any] = actor.info_json()
     for seat, level in sorted(body.bots.items()):
-        info = await actor.call("bot", data={"user": user, "seat": seat, "level": level})
+        info = await actor.call(commands.SeatBot(user, seat, level))
     return info
 
 
@@ -88,25 +88,25 @@ async def table(table_id: str, hub: HubDep) -> dict[str, Any]:
 
 
 async def sit(table_id: str, body: SeatRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
-    return await table_command(hub, table_id, "sit", user=user, seat=body.seat)
+    return await table_command(hub, table_id, commands.Sit(user, body.seat))
 
 
 async def stand(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
-    return await table_command(hub, table_id, "stand", user=user)
+    return await table_command(hub, table_id, commands.Stand(user))
 
 
 async def cancel(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
-    return await table_command(hub, table_id, "cancel", user=user)
+    return await table_command(hub, table_id, commands.Cancel(user))
 
 
 async def bot(table_id: str, body: BotRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
     if body.level is not None:
         check_bot(body.level)
-    return await table_command(hub, table_id, "bot", user=user, seat=body.seat, level=body.level)
+    return await table_command(hub, table_id, commands.SeatBot(user, body.seat, body.level))
 
 
 async def rematch(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
-    return await table_command(hub, table_id, "rematch", user=user)
+    return await table_command(hub, table_id, commands.Rematch(user))
 
 
 def check_bot(level: str) -> None:

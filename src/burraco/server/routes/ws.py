@@ -16,12 +16,11 @@ from starlette.websockets import WebSocketDisconnect
 from burraco.errors import ServiceError
 from burraco.store import UserInfo
 
-from .. import errors
+from .. import errors, messages
 from ..config import ServerConfig
 from ..connection import Connection
 from ..hub import Hub
 from ..protocol import (
-    PROTOCOL_VERSION,
     Act,
     Chat,
     ErrorCode,
@@ -35,7 +34,7 @@ from ..protocol import (
     encode,
 )
 from ..ratelimit import Bucket
-from ..table import TableError
+from ..table import TableError, commands
 from ..tournaments import TournamentError
 from .deps import HubDep, bearer, user_from
 
@@ -91,16 +90,7 @@ async def _open(socket: WebSocket, hub: Hub, config: ServerConfig) -> Connection
             reason=f"too many connections: at most {config.max_sockets_per_user} per account",
         )
         return None
-    conn.send(
-        encode(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "user": {"id": user.id, "name": user.name, "guest": user.is_guest},
-                "server_time": time.time(),
-            }
-        )
-    )
+    conn.send(encode(messages.welcome(user, time.time())))
     return conn
 
 
@@ -125,23 +115,23 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
                 frame = message.get("bytes") or b""
             if not bucket.take():
                 limited = ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
-                conn.send(encode(errors.ws_message(limited)))
+                conn.send(encode(messages.error(limited)))
                 continue
             try:
                 await _dispatch(conn, decode(frame), hub)
             except ServiceError as error:
-                conn.send(encode(errors.ws_message(error)))
+                conn.send(encode(messages.error(error)))
             except Exception:  # a bug must not cost the client its connection
                 log.exception("connection %s: message failed", conn.id)
                 failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
-                conn.send(encode(errors.ws_message(failure)))
+                conn.send(encode(messages.error(failure)))
     except WebSocketDisconnect:
         pass
     finally:
         for table_id in list(conn.tables):
             actor = hub.tables.get(table_id)
             if actor is not None:
-                actor.post("disconnect", conn)
+                actor.post(commands.Disconnect(conn))
         conn.close()
         hub.disconnect(conn)
         await asyncio.gather(writer, return_exceptions=True)
@@ -149,7 +139,7 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
 
 async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
     if isinstance(message, Ping):
-        conn.send(encode({"type": "pong", "t": message.t, "server_time": time.time()}))
+        conn.send(encode(messages.pong(message.t, time.time())))
         return
     if isinstance(message, WatchTournament | UnwatchTournament):
         tournaments = hub.tournaments
@@ -168,7 +158,7 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
             actor = await hub.table(message.table)
         except TableError as error:
             raise ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message) from None
-        actor.post("join", conn, message.last_seq)
+        actor.post(commands.Join(conn, message.last_seq))
         conn.tables.add(message.table)
         return
     assert isinstance(message, Leave | Act | Chat)
@@ -177,11 +167,11 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         ref = message.ref if isinstance(message, Act) else None
         raise ProtocolError(ErrorCode.NOT_JOINED, "join the table first", ref=ref)
     if isinstance(message, Leave):
-        joined.post("leave", conn)
+        joined.post(commands.Leave(conn))
     elif isinstance(message, Act):
-        joined.post("act", conn, (message.action, message.ref, message.lag_ms))
+        joined.post(commands.Act(conn, message.action, message.ref, message.lag_ms))
     else:
-        joined.post("chat", conn, message.text)
+        joined.post(commands.Chat(conn, message.text))
 
 
 async def _write(socket: WebSocket, conn: Connection) -> None:

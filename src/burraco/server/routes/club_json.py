@@ -1,5 +1,5 @@
 """The club manager's answers as JSON: plain dicts made from the service's views (dates in ISO
-8601, amounts in cents, names as stored). Used by ``club_routes`` and its printable pages."""
+8601, amounts in cents, names as stored). Used by the club routes (``club``, ``club_files``)."""
 
 from __future__ import annotations
 

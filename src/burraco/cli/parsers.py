@@ -1,0 +1,300 @@
+"""The argument parsers of the commands (all but ``club``, which ``cli/club.py`` builds).
+
+Building them imports nothing but argparse: ``burraco --help`` and the parsing of any command
+stay light. Each command's work lives in its own module (``replay.py``, ``serve.py``, ...),
+imported only when that command runs (``Run``). The help of ``--rules`` and ``--bots`` names
+the presets and the bot levels, which live in the engine and the bots: the help formatter fills
+them in when a command's help is shown, importing those packages only then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+class Run:
+    """``args.run``: the function ``module.function(args)``, its module imported when called."""
+
+    def __init__(self, module: str, function: str = "run") -> None:
+        self.module = module
+        self.function = function
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        code: int = getattr(importlib.import_module(self.module), self.function)(args)
+        return code
+
+
+class NamesHelpFormatter(argparse.HelpFormatter):
+    """Fills ``{presets}`` and ``{bot_levels}`` in an option's help as the help is shown."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text is None or ("{presets}" not in text and "{bot_levels}" not in text):
+            return text
+        from burraco.bots import BOT_LEVELS
+        from burraco.engine import preset_names
+
+        return text.format(presets=", ".join(preset_names()), bot_levels=", ".join(BOT_LEVELS))
+
+
+# ------------------------------------------------------------------- options shared by commands
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        default="italian",
+        help="ruleset preset: {presets} (default: italian)",
+    )
+    parser.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=2, help="players at the table"
+    )
+    parser.add_argument("--target", type=int, help="play to a target score (505 ... 5005)")
+    parser.add_argument("--smazzate", type=int, help="play a fixed number of smazzate")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set one ruleset parameter (repeatable), e.g. stall_limit=0",
+    )
+
+
+def add_bot_options(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument(
+        "--bots",
+        default=default,
+        help=(
+            "comma-separated bot levels, one per seat, repeated in seat order if fewer"
+            " ({bot_levels})"
+        ),
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
+
+
+# --------------------------------------------------------------------------- offline commands
+
+
+def add_play_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="watch a match between bots in the terminal",
+        description="Play a match between bots and show it live in the terminal.",
+        formatter_class=NamesHelpFormatter,
+    )
+    add_rules_options(parser)
+    add_bot_options(parser, default="greedy,random")
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=None,
+        help="seconds between turns (default 0.02 on a terminal)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="only the score sheets")
+    parser.add_argument("--record", metavar="FILE", help="write the match as a game record")
+    parser.set_defaults(run=Run("burraco.cli.play"))
+
+
+def add_replay_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="replay a game record and print its score sheet",
+        description="Replay a game record through the engine and print the score sheet.",
+    )
+    parser.add_argument("file", help="the record (TOML); - for standard input")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.set_defaults(run=Run("burraco.cli.replay"))
+
+
+def add_simulate_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "simulate",
+        help="play many seeded games between bots and report statistics",
+        description="Play N seeded smazzate (or matches) between bots and report statistics.",
+        formatter_class=NamesHelpFormatter,
+    )
+    parser.add_argument("-n", "--games", type=int, default=1000, help="how many (default 1000)")
+    parser.add_argument(
+        "--matches", action="store_true", help="play whole matches instead of single smazzate"
+    )
+    add_rules_options(parser)
+    add_bot_options(parser, default="random")
+    parser.add_argument("--records", metavar="DIR", help="write every game as a record in DIR")
+    parser.add_argument("--progress", action="store_true", help="show the bar even off a terminal")
+    parser.set_defaults(run=Run("burraco.cli.simulate"))
+
+
+def add_rules_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "rules",
+        help="list the ruleset presets or show one",
+        description="``burraco rules``: list the presets, or show every parameter of one.",
+    )
+    parser.add_argument("preset", nargs="?", help="show the parameters of this preset")
+    parser.set_defaults(run=Run("burraco.cli.rules_cmd"))
+
+
+def add_arena_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "arena",
+        help="play bots against each other over duplicate deals and rate them",
+        description=(
+            "Play bots against each other over duplicate deals (each deal played with the seats"
+            " swapped), on all cores, resumably; report won smazzate, Match Points with 95%%"
+            " confidence intervals, Victory Points over 3-smazzata rounds, speed, and"
+            " Bradley-Terry ratings. See docs/arena.md."
+        ),
+        formatter_class=NamesHelpFormatter,
+    )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help=(
+            "a bot: a level (random, greedy, ...), a level with options (search:seconds=0.5),"
+            ' an outside program ("cmd:python my_bot.py"), optionally LABEL=SPEC; repeatable'
+        ),
+    )
+    parser.add_argument(
+        "--bots",
+        metavar="LIST",
+        help="comma-separated bot specs (levels: {bot_levels}); adds to --bot",
+    )
+    parser.add_argument(
+        "--pairing",
+        action="append",
+        default=[],
+        metavar="A,B[,C]",
+        help="play only these bots (labels) against each other; repeatable (default: all pairs)",
+    )
+    parser.add_argument(
+        "-n", "--deals", type=int, default=100, help="duplicate deals per pairing (default 100)"
+    )
+    parser.add_argument("--rules", default="italian", help="ruleset preset (default: italian)")
+    parser.add_argument(
+        "--players", type=int, choices=(2, 3, 4), help="players at the table (default: preset's)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set one ruleset parameter (repeatable)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: all cores; 1 plays in this process)",
+    )
+    parser.add_argument(
+        "--out", default="arena-results", metavar="DIR", help="output directory (resumable)"
+    )
+    parser.add_argument(
+        "--records", action="store_true", help="write every game as a record in DIR/records"
+    )
+    parser.add_argument(
+        "--round-size",
+        type=int,
+        choices=(2, 3, 4),
+        default=3,
+        help="smazzate per round for Victory Points (default 3: table VP-3)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamplings for the rating intervals (default 1000)",
+    )
+    parser.add_argument("--no-chart", action="store_true", help="do not draw the PNG chart")
+    parser.add_argument("--progress", action="store_true", help="show the bar even off a terminal")
+    parser.add_argument("--quiet", action="store_true", help="print no report (files only)")
+    parser.set_defaults(run=Run("burraco.cli.arena"))
+
+
+# ------------------------------------------------------------ commands of the server extra
+
+
+def add_serve_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="start the server and play in the browser",
+        description="Start the Burraco server (an embedded SQLite database by default).",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (8000)")
+    parser.add_argument(
+        "--database-url",
+        help="e.g. postgresql://user@host/db (default: SQLite in the data folder)",
+    )
+    parser.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
+    parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits")
+    parser.add_argument(
+        "--disconnect-grace", type=float, default=60.0, help="seconds before a bot takes a seat"
+    )
+    parser.add_argument(
+        "--messages-per-second",
+        type=float,
+        default=20.0,
+        help="WebSocket messages a connection may send per second, bursts 3x (20)",
+    )
+    parser.add_argument(
+        "--login-attempts-per-minute",
+        type=float,
+        default=10.0,
+        help="logins, registrations and guest sessions per address or name a minute (10)",
+    )
+    parser.add_argument(
+        "--max-sockets-per-user",
+        type=int,
+        default=16,
+        help="WebSockets one account may hold open at once (16)",
+    )
+    parser.add_argument(
+        "--max-open-tables-per-user",
+        type=int,
+        default=10,
+        help="tables one account may have waiting for players (10)",
+    )
+    parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
+    parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
+    parser.add_argument(
+        "--test-seed",
+        type=int,
+        default=None,
+        help="FOR TESTS ONLY: predictable deals from this seed instead of the CSPRNG"
+        " (never on a real server: anyone knowing the seed knows every deal)",
+    )
+    parser.set_defaults(run=Run("burraco.cli.serve"))
+
+
+def add_db_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "db",
+        help="manage the server's database (migrations)",
+        description="Manage the server's database.",
+    )
+    actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    upgrade = actions.add_parser(
+        "upgrade",
+        help="run the migrations up to the latest schema",
+        description="Run the database migrations up to the latest schema (a no-op when the"
+        " database is up to date).",
+    )
+    upgrade.add_argument(
+        "--database-url",
+        help="e.g. postgresql://user@host/db (default: SQLite in the data folder, as serve)",
+    )
+    upgrade.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
+    upgrade.set_defaults(run=Run("burraco.cli.db", "run_upgrade"))

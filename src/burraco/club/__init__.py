@@ -1,0 +1,1 @@
+"""The club manager, on the store (the server extra): docs/club.md."""

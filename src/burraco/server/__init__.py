@@ -1,0 +1,1 @@
+"""The online server (FastAPI under uvicorn; the server extra): docs/architecture.md."""

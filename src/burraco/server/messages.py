@@ -1,0 +1,511 @@
+"""Every message the server sends on the WebSocket (docs/protocol.md, "From the server").
+
+Each message is a ``TypedDict`` tagged by a ``Literal`` (``type``, and ``kind`` for a table's
+events) and built by the function of the same name, which writes its keys in the documented
+order: the JSON text is what ``protocol.encode`` makes of the dict. TypedDicts are plain dicts
+at run time, so typing the messages costs the server nothing per event. The table, the hub,
+``wire`` and the WebSocket endpoint build their messages here and nowhere else; the values
+inside them (views, events, score sheets) come from ``wire``.
+
+Sections: the connection, a table's messages, the values inside them, a table's events, and
+at the end the tournaments' pushes (server/tournaments.py adds them there).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+
+from burraco.errors import ServiceError
+from burraco.store import UserInfo
+
+from .errors import ws_message
+from .protocol import PROTOCOL_VERSION
+
+# ------------------------------------------------------------------------- the connection
+
+
+class UserJson(TypedDict):
+    id: int
+    name: str
+    guest: bool
+
+
+class Welcome(TypedDict):
+    type: Literal["welcome"]
+    protocol: int
+    user: UserJson
+    server_time: float
+
+
+def welcome(user: UserInfo, server_time: float) -> Welcome:
+    """The first message after connecting."""
+    return {
+        "type": "welcome",
+        "protocol": PROTOCOL_VERSION,
+        "user": {"id": user.id, "name": user.name, "guest": user.is_guest},
+        "server_time": server_time,
+    }
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    t: float | None
+    server_time: float
+
+
+def pong(t: float | None, server_time: float) -> Pong:
+    return {"type": "pong", "t": t, "server_time": server_time}
+
+
+class Error(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    ref: NotRequired[str]
+    rule: NotRequired[str]
+    table: NotRequired[str]
+
+
+def error(refusal: ServiceError, *, table: str | None = None) -> dict[str, Any]:
+    """A refused message (shape ``Error``); built by server/errors.py, the one mapping from a
+    code to its HTTP status, WebSocket message and close code."""
+    return ws_message(refusal, table=table)
+
+
+# ------------------------------------------------------------------ values inside messages
+
+
+class SeatJson(TypedDict):
+    seat: int
+    name: str | None
+    bot: str | None
+    connected: bool
+    away: bool
+    substitute: str | None
+
+
+def seat(
+    seat: int, *, name: str | None, bot: str | None, connected: bool, away: bool,
+    substitute: str | None,
+) -> SeatJson:  # fmt: skip
+    return {
+        "seat": seat,
+        "name": name,
+        "bot": bot,
+        "connected": connected,
+        "away": away,
+        "substitute": substitute,
+    }
+
+
+class TableInfoJson(TypedDict):
+    """A table as the lobby shows it (also ``GET /api/tables/{id}``)."""
+
+    id: str
+    status: str
+    config: dict[str, Any]
+    seats: list[SeatJson]
+    match_no: int
+    created_by: int | None
+
+
+def table_info(
+    table_id: str,
+    *,
+    status: str,
+    config: dict[str, Any],
+    seats: list[SeatJson],
+    match_no: int,
+    created_by: int | None,
+) -> TableInfoJson:
+    return {
+        "id": table_id,
+        "status": status,
+        "config": config,
+        "seats": seats,
+        "match_no": match_no,
+        "created_by": created_by,
+    }
+
+
+class ClockJson(TypedDict):
+    banks: list[float]
+    running: int | None
+    turn_left: float | None
+    server_time: float
+
+
+def clock(
+    banks: list[float], running: int | None, turn_left: float | None, server_time: float
+) -> ClockJson:
+    return {"banks": banks, "running": running, "turn_left": turn_left, "server_time": server_time}
+
+
+class MatchJson(TypedDict):
+    match_no: int
+    number: int
+    totals: list[int]
+    scores: list[dict[str, Any]]
+    target: int | None
+    smazzate: int | None
+    ended: str | None
+    winner: int | None
+
+
+def match(
+    match_no: int,
+    *,
+    number: int,
+    totals: list[int],
+    scores: list[dict[str, Any]],
+    target: int | None,
+    smazzate: int | None,
+    ended: str | None,
+    winner: int | None,
+) -> MatchJson:
+    return {
+        "match_no": match_no,
+        "number": number,
+        "totals": totals,
+        "scores": scores,
+        "target": target,
+        "smazzate": smazzate,
+        "ended": ended,
+        "winner": winner,
+    }
+
+
+class ChatLine(TypedDict):
+    """A chat line; ``seat`` is absent from lines read back from the store after a restart."""
+
+    name: str
+    text: str
+    at: float
+    seat: NotRequired[int | None]
+
+
+def chat_line(name: str, text: str, at: float, *, seat: int | None) -> ChatLine:
+    return {"name": name, "text": text, "at": at, "seat": seat}
+
+
+def stored_chat_line(name: str, text: str, at: float) -> ChatLine:
+    """A chat line read back from the store after a restart (without its seat)."""
+    return {"name": name, "text": text, "at": at}
+
+
+class Live(TypedDict):
+    """What a live event (and ``synced``) adds for one watcher."""
+
+    view: dict[str, Any] | None
+    legal: list[str] | None
+    clock: ClockJson | None
+
+
+def live(view: dict[str, Any] | None, legal: list[str] | None, clock: ClockJson | None) -> Live:
+    return {"view": view, "legal": legal, "clock": clock}
+
+
+# --------------------------------------------------------------------- a table's messages
+
+
+class Snapshot(TypedDict):
+    type: Literal["snapshot"]
+    table: str
+    seq: int
+    you: int | None
+    info: TableInfoJson
+    match: MatchJson | None
+    view: dict[str, Any] | None
+    legal: list[str] | None
+    clock: ClockJson | None
+    commitment: str | None
+    chat: list[ChatLine]
+    server_time: float
+
+
+def snapshot(
+    table: str,
+    seq: int,
+    *,
+    you: int | None,
+    info: TableInfoJson,
+    match: MatchJson | None,
+    extras: Live,
+    commitment: str | None,
+    chat: list[ChatLine],
+    server_time: float,
+) -> Snapshot:
+    """The whole table as one connection may see it."""
+    return {
+        "type": "snapshot",
+        "table": table,
+        "seq": seq,
+        "you": you,
+        "info": info,
+        "match": match,
+        "view": extras["view"],
+        "legal": extras["legal"],
+        "clock": extras["clock"],
+        "commitment": commitment,
+        "chat": chat,
+        "server_time": server_time,
+    }
+
+
+class Synced(Live):
+    type: Literal["synced"]
+    table: str
+    seq: int
+
+
+def synced(table: str, seq: int, extras: Live) -> Synced:
+    """The end of a resend of missed events, with the current view."""
+    return {"type": "synced", "table": table, "seq": seq, **extras}
+
+
+class Ack(TypedDict):
+    type: Literal["ack"]
+    table: str
+    ref: str | None
+    seq: int
+
+
+def ack(table: str, ref: str | None, seq: int) -> Ack:
+    """The action ``ref`` was accepted and is event ``seq``."""
+    return {"type": "ack", "table": table, "ref": ref, "seq": seq}
+
+
+def event(table: str, seq: int, body: EventBody) -> dict[str, Any]:
+    """A table's numbered event: ``{type: "event", table, seq, kind, ...}`` (the ``kind`` and
+    the fields come from ``body``, one of the event bodies below)."""
+    return {"type": "event", "table": table, "seq": seq} | body
+
+
+# ----------------------------------------------------------------------- a table's events
+
+
+class Seats(TypedDict):
+    kind: Literal["seats"]
+    seats: list[SeatJson]
+
+
+def seats(seats: list[SeatJson]) -> Seats:
+    return {"kind": "seats", "seats": seats}
+
+
+class Started(TypedDict):
+    kind: Literal["started"]
+    match_no: int
+    seats: list[SeatJson]
+
+
+def started(match_no: int, seats: list[SeatJson]) -> Started:
+    return {"kind": "started", "match_no": match_no, "seats": seats}
+
+
+class Dealt(TypedDict):
+    """Live, it also carries the watcher's ``Live`` fields."""
+
+    kind: Literal["dealt"]
+    number: int
+    first: int
+    commitment: str
+
+
+def dealt(number: int, first: int, commitment: str) -> Dealt:
+    return {"kind": "dealt", "number": number, "first": first, "commitment": commitment}
+
+
+class ActionPlayed(TypedDict):
+    """Each seat (and the spectators) also gets ``ActionEvents``, live its ``Live`` fields."""
+
+    kind: Literal["action"]
+    seat: int
+    action: str
+    auto: bool
+
+
+def action(seat: int, action: str, *, auto: bool) -> ActionPlayed:
+    return {"kind": "action", "seat": seat, "action": action, "auto": auto}
+
+
+class ActionEvents(TypedDict):
+    events: list[dict[str, Any]]
+    """Engine events as one seat may see them (``wire.events_for``)."""
+
+
+def action_events(events: list[dict[str, Any]]) -> ActionEvents:
+    return {"events": events}
+
+
+class Reveal(TypedDict):
+    deck: str
+    salt: str
+    commitment: str
+
+
+class SmazzataEnd(TypedDict):
+    kind: Literal["smazzata_end"]
+    score: dict[str, Any]
+    totals: list[int]
+    reveal: Reveal
+
+
+def smazzata_end(
+    score: dict[str, Any], totals: list[int], *, deck: str, salt: str, commitment: str
+) -> SmazzataEnd:
+    return {
+        "kind": "smazzata_end",
+        "score": score,
+        "totals": totals,
+        "reveal": {"deck": deck, "salt": salt, "commitment": commitment},
+    }
+
+
+class MatchResult(TypedDict):
+    """A finished match's result; also what ``Hub.finish_listeners`` are told."""
+
+    totals: list[int]
+    winner: int | None
+    ended: str
+    mp: NotRequired[list[int]]
+    vp: NotRequired[list[int]]
+    technical: NotRequired[bool]
+
+
+def match_result(
+    totals: list[int],
+    winner: int | None,
+    ended: str,
+    *,
+    mp: list[int] | None = None,
+    vp: list[int] | None = None,
+    technical: bool = False,
+) -> MatchResult:
+    """``mp`` and ``vp`` when they apply; ``technical`` for T14's technical score."""
+    result: MatchResult = {"totals": totals, "winner": winner, "ended": ended}
+    if mp is not None and vp is not None:
+        result["mp"], result["vp"] = mp, vp
+    if technical:
+        result["technical"] = True
+    return result
+
+
+class MatchEnd(MatchResult):
+    kind: Literal["match_end"]
+
+
+def match_end(result: MatchResult) -> MatchEnd:
+    return {"kind": "match_end", **result}
+
+
+class Timeout(TypedDict):
+    kind: Literal["timeout"]
+    seat: int
+    line: int
+
+
+def timeout(seat: int, line: int) -> Timeout:
+    return {"kind": "timeout", "seat": seat, "line": line}
+
+
+class Forfeit(TypedDict):
+    kind: Literal["forfeit"]
+    seat: int
+    line: int | None
+
+
+def forfeit(seat: int, line: int | None) -> Forfeit:
+    return {"kind": "forfeit", "seat": seat, "line": line}
+
+
+class Away(TypedDict):
+    kind: Literal["away"]
+    seat: int
+    deadline: float
+    seats: list[SeatJson]
+
+
+def away(seat: int, deadline: float, seats: list[SeatJson]) -> Away:
+    return {"kind": "away", "seat": seat, "deadline": deadline, "seats": seats}
+
+
+class Substitute(TypedDict):
+    kind: Literal["substitute"]
+    seat: int
+    seats: list[SeatJson]
+
+
+def substitute(seat: int, seats: list[SeatJson]) -> Substitute:
+    return {"kind": "substitute", "seat": seat, "seats": seats}
+
+
+class Back(TypedDict):
+    kind: Literal["back"]
+    seat: int
+    seats: list[SeatJson]
+
+
+def back(seat: int, seats: list[SeatJson]) -> Back:
+    return {"kind": "back", "seat": seat, "seats": seats}
+
+
+class ChatEvent(ChatLine):
+    kind: Literal["chat"]
+
+
+def chat(line: ChatLine) -> ChatEvent:
+    return {"kind": "chat", **line}
+
+
+class Rematch(TypedDict):
+    kind: Literal["rematch"]
+    match_no: int
+
+
+def rematch(match_no: int) -> Rematch:
+    return {"kind": "rematch", "match_no": match_no}
+
+
+class Cancelled(TypedDict):
+    kind: Literal["cancelled"]
+    reason: Literal["creator", "abandoned"]
+
+
+def cancelled(reason: Literal["creator", "abandoned"]) -> Cancelled:
+    return {"kind": "cancelled", "reason": reason}
+
+
+class Resumed(TypedDict):
+    """Live, it also carries the watcher's ``Live`` fields."""
+
+    kind: Literal["resumed"]
+    number: int
+
+
+def resumed(number: int) -> Resumed:
+    return {"kind": "resumed", "number": number}
+
+
+EventBody: TypeAlias = (
+    Seats
+    | Started
+    | Dealt
+    | ActionPlayed
+    | SmazzataEnd
+    | MatchEnd
+    | Timeout
+    | Forfeit
+    | Away
+    | Substitute
+    | Back
+    | ChatEvent
+    | Rematch
+    | Cancelled
+    | Resumed
+)
+"""The body of a table's event: its ``kind`` and its fields."""
+
+# ------------------------------------------------------------------- tournaments' pushes
+# Reserved for server/tournaments.py (owned by the tournament work): the ``tournament`` and
+# ``tournament_notice`` messages are still built there and are to move here.

@@ -1,0 +1,165 @@
+"""The actor: one asyncio task per table that takes its commands from a queue, one at a time
+(DESIGN.md, habit 7), and hands each to the part of the table that handles it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from burraco.errors import ServiceError
+from burraco.store import TableInfo
+
+from .. import messages
+from ..protocol import ErrorCode, ProtocolError, encode
+from ..tableconfig import TableConfig
+from ..wire import ViewJson
+from . import commands as cmd
+from .bots import BotsMixin
+from .finish import FinishMixin
+from .history import CHAT_MEMORY, EVENT_MEMORY, HistoryMixin
+from .play import PlayMixin
+from .recovery import RecoveryMixin
+from .seats import SeatsMixin, SeatState
+from .status import TableStatus
+from .timers import TimersMixin
+
+if TYPE_CHECKING:
+    from ..hub import Hub
+
+log = logging.getLogger("burraco.table")
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    """A command forwarded from an evicted actor failed: nobody awaits it, so say it here."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("forwarded table command failed", exc_info=task.exception())
+
+
+class TableActor(
+    SeatsMixin, PlayMixin, BotsMixin, TimersMixin, RecoveryMixin, FinishMixin, HistoryMixin
+):
+    def __init__(self, hub: Hub, info: TableInfo) -> None:
+        self.hub = hub
+        self.id = info.id
+        self.config = TableConfig.from_json(info.config)
+        self.rules = self.config.ruleset()
+        self.control = self.config.time_control()
+        self.status = TableStatus(info.status)
+        self.match_no = info.match_no
+        self.created_by = info.created_by
+        self.seats = [SeatState(s.user_id, s.user_name, s.bot) for s in info.seats]
+        self.queue = asyncio.Queue()
+        self.seq = 0
+        self.memory = deque(maxlen=EVENT_MEMORY)
+        self.watchers = {}
+        self.chat = deque(maxlen=CHAT_MEMORY)
+        self.match = None
+        self.state = None
+        self.number = 0
+        self.decks = []
+        self.hands = []
+        self.hand_actions = []
+        self.scores = []
+        self.clock = None
+        self.ended = None
+        self._timers = {}
+        self._bot_pending = None
+        self._task: asyncio.Task[None] | None = None
+        self._view_json = ViewJson()
+        self.evicted = False
+        self._deserted_at_last_check = False
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table {self.id}")
+        if self.status.is_over:  # loaded to be read: not kept for ever
+            self._arm_eviction()
+        elif self.status == TableStatus.OPEN:
+            self._arm_expiry()
+
+    async def stop(self) -> None:
+        for handle in self._timers.values():
+            handle.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def call(self, command: cmd.TableCommand) -> Any:
+        """Run a command on the actor and wait for its result (or its TableError)."""
+        if self.evicted:
+            return await (await self.hub.table(self.id)).call(command)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.queue.put((command, done))
+        return await done
+
+    def post(self, command: cmd.TableCommand) -> None:
+        """Queue a command without waiting: its refusal, if any, goes to its connection."""
+        if self.evicted:
+            task = asyncio.get_running_loop().create_task(self.call(command))
+            task.add_done_callback(_log_failure)
+            return
+        self.queue.put_nowait((command, None))
+
+    async def _run(self) -> None:
+        while True:
+            command, done = await self.queue.get()
+            conn = command.conn if isinstance(command, cmd.FromConnection) else None
+            try:
+                result = await self._handle(command)
+            except ServiceError as error:
+                if done is not None and not done.done():
+                    done.set_exception(error)
+                elif conn is not None:
+                    conn.send(encode(messages.error(error, table=self.id)))
+                continue
+            except Exception as error:  # the table must survive a bug in one command
+                log.exception("table %s: command %s failed", self.id, type(command).__name__)
+                if done is not None and not done.done():
+                    done.set_exception(error)
+                elif conn is not None:
+                    failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
+                    conn.send(encode(messages.error(failure, table=self.id)))
+                continue
+            if done is not None and not done.done():
+                done.set_result(result)
+            if self.evicted:
+                return  # the hub let go of this table; its next command builds a new actor
+
+    async def _handle(self, command: cmd.TableCommand) -> Any:
+        """Hand the command to the part of the table that does it; lobby commands answer
+        with the table's info, the others with None."""
+        match command:
+            case cmd.Join():
+                return await self._join(command)
+            case cmd.Leave():
+                return await self._leave(command)
+            case cmd.Disconnect():
+                return await self._disconnect(command)
+            case cmd.Act():
+                return await self._act(command)
+            case cmd.Chat():
+                return await self._chat(command)
+            case cmd.Sit():
+                return await self._sit(command)
+            case cmd.Stand():
+                return await self._stand(command)
+            case cmd.Cancel():
+                return await self._cancel(command)
+            case cmd.SeatBot():
+                return await self._seat_bot(command)
+            case cmd.Rematch():
+                return await self._rematch(command)
+            case cmd.Start():
+                return await self._start(command)
+            case cmd.Resume():
+                return await self._resume()
+            case cmd.Deal():
+                return await self._deal_next()
+            case cmd.Timer():
+                return await self._timer(command)
+            case cmd.BotMove():
+                return await self._bot_move(command)
+        raise TypeError(f"not a table command: {command!r}")

@@ -1,0 +1,142 @@
+"""The commands a table's actor takes from its queue: one frozen value per kind of command.
+
+Commands from a connection (``Join``, ``Leave``, ``Disconnect``, ``Act``, ``Chat``) carry it;
+their refusals are answered on it. Lobby commands carry the user asking and are answered with
+the table's info. The rest the table posts to itself (timers, bot moves, deals) or the hub sends
+(``Resume``, ``Start``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypeAlias
+
+from burraco.engine import Action
+from burraco.store import UserInfo
+
+from ..connection import Connection
+
+# ----------------------------------------------------------------------- from a connection
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Watch the table (as its seated player when the user holds a seat); ``last_seq``: the
+    last event the client saw, to resend what it missed (else a snapshot)."""
+
+    conn: Connection
+    last_seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """The connection closed: unwatch, but keep it in ``conn.tables`` (it is gone anyway)."""
+
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    conn: Connection
+    action: str
+    """In the record notation, read by the table (``bad_action`` when it cannot be)."""
+    ref: str | None = None
+    lag_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    conn: Connection
+    text: str
+
+
+FromConnection: TypeAlias = Join | Leave | Disconnect | Act | Chat
+"""Commands whose refusals go back to their connection as ``error`` messages."""
+
+# --------------------------------------------------------------------------- from the lobby
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    user: UserInfo
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    user: UserInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    user: UserInfo
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    """Seat a bot of ``level`` at ``seat``; ``level`` None removes the seat's bot."""
+
+    user: UserInfo
+    seat: int
+    level: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    user: UserInfo
+
+
+# ------------------------------------------------------------------ from the hub and itself
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Start a table whose seats were all filled in the store (tournament tables)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Rebuild the table from the store after a restart."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Deal the next smazzata if the last one is over."""
+
+
+class TimerPurpose(Enum):
+    DEAL = "deal"
+    AWAY = "away"
+    CLOCK = "clock"
+    EVICT = "evict"
+    EXPIRE = "expire"
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A timer the table set ran out; ``key`` names it (one timer per key), ``seat`` is the
+    away player's for ``AWAY``."""
+
+    key: str
+    purpose: TimerPurpose
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A bot's choice for ``seat``, thought while the table stood at event ``token``."""
+
+    token: int
+    seat: int
+    action: Action
+
+
+LobbyCommand: TypeAlias = Sit | Stand | Cancel | SeatBot | Rematch
+"""Commands answered with the table's info (``TableActor.info_json``)."""
+TableCommand: TypeAlias = FromConnection | LobbyCommand | Start | Resume | Deal | Timer | BotMove

@@ -1,0 +1,146 @@
+"""The end of a match: its result (with T14's technical score after a timeout or a forfeit),
+its record written to the store, and the news for the watchers and the hub's listeners."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+from burraco.engine.game import options_of
+from burraco.engine.record import HandRecord, Record, write_record
+from burraco.engine.vp import technical_score, vp_table
+
+from .. import messages
+from .core import TableCore
+from .status import TableStatus
+
+if TYPE_CHECKING:
+    from .actor import TableActor
+
+log = logging.getLogger("burraco.table")
+
+
+class FinishMixin(TableCore):
+    async def _finish(
+        self, ended: str, *, timed_out_line: int | None = None, timed_out_seat: int | None = None
+    ) -> None:
+        match = self.match
+        assert match is not None
+        self.ended = ended
+        self.status = TableStatus.FINISHED
+        self._cancel_timers()
+        if self.clock is not None and self.state is not None:
+            self.clock.stop(time.time())
+        names = [
+            s.name or (f"bot {s.bot}" if s.bot else f"seat {i}") for i, s in enumerate(self.seats)
+        ]
+        result = self._result(ended, timed_out_line)
+        text = self._record_text(names, timed_out_seat=timed_out_seat)
+        if text is not None:
+            await self.hub.store.log_match(
+                self.id,
+                self.match_no,
+                players=names,
+                totals=list(match.totals),
+                winner=result["winner"],
+                ended=ended,
+                record=text,
+            )
+        await self.hub.store.set_status(self.id, TableStatus.FINISHED)
+        self._publish(messages.match_end(result))
+        self.hub.bots.forget_table(self.id)
+        self.hub.table_finished(cast("TableActor", self), cast(dict[str, Any], result))
+        self._arm_eviction()
+
+    def _result(self, ended: str, timed_out_line: int | None) -> messages.MatchResult:
+        """The ``match_end`` payload: totals and winner, and the MP and VP when they apply."""
+        match = self.match
+        assert match is not None
+        totals = list(match.totals)
+        if match.sides == 2 and ended in ("timeout", "forfeit") and timed_out_line is not None:
+            technical = technical_score(match.totals, timed_out_line, vp_table("VP-3"))
+            return messages.match_result(
+                totals,
+                1 - timed_out_line,
+                ended,
+                mp=list(technical.mp),
+                vp=list(technical.vp),
+                technical=True,
+            )
+        if ended == "forfeit":  # nobody came to the table: neither line wins
+            return messages.match_result(totals, None, ended)
+        if match.sides == 2 and self.rules.smazzate in (2, 3, 4):
+            rs = match.round_score()
+            return messages.match_result(
+                totals, match.winner, ended, mp=list(rs.mp), vp=list(rs.vp)
+            )
+        return messages.match_result(totals, match.winner, ended)
+
+    def _record_text(self, names: list[str], *, timed_out_seat: int | None) -> str | None:
+        """The finished match's record as text; a failure to write it never leaves the table
+        playing for ever (issue 19, H1). The failure is logged with its traceback; the record
+        is then written without its ``[meta]`` (the server's own notes: clock, fairness), and
+        if even that fails the match ends without a stored record (``/record`` answers 404)."""
+        try:
+            return write_record(self.record(names, timed_out_seat=timed_out_seat))
+        except Exception:
+            log.exception(
+                "table %s: the record of match %d could not be written; storing it without [meta]",
+                self.id,
+                self.match_no,
+            )
+        try:
+            return write_record(self.record(names, timed_out_seat=timed_out_seat, meta=False))
+        except Exception:
+            log.exception(
+                "table %s: the record of match %d could not be written at all; the match ends "
+                "without a stored record",
+                self.id,
+                self.match_no,
+            )
+        return None
+
+    def record(self, names: list[str], *, timed_out_seat: int | None, meta: bool = True) -> Record:
+        hands = list(self.hands)
+        state = self.state
+        if (
+            state is not None
+            and not state.is_over
+            and (self.hand_actions or timed_out_seat is not None)
+        ):
+            hands.append(
+                HandRecord(
+                    state.first,
+                    tuple(self.hand_actions),
+                    self.decks[-1].deck,
+                    timeout=timed_out_seat,
+                )
+            )
+        return Record(
+            rules=self.rules.name,
+            players=tuple(names),
+            hands=tuple(hands),
+            options={k: v for k, v in options_of(self.rules).items() if v is not None},
+            meta=self._record_notes() if meta else {},
+        )
+
+    def _record_notes(self) -> dict[str, Any]:
+        """The record's ``[meta]``: the server's notes (table, fairness, clock)."""
+        notes: dict[str, Any] = {
+            "site": "burraco server",
+            "table": self.id,
+            "match": self.match_no,
+            "fairness": [
+                {"hand": i + 1, "commitment": d.commitment, "salt": d.salt}
+                for i, d in enumerate(self.decks)
+            ],
+        }
+        if self.control is not None:
+            # A chess clock without a turn timer is valid (T5-T10 without T11-T12): a record
+            # has no null, so an absent timer is an absent key, not a None (issue 19, H1).
+            clock: dict[str, float] = {"round_seconds": self.control.round_seconds}
+            if self.control.hand_seconds is not None:
+                clock["hand_seconds"] = self.control.hand_seconds
+            notes["clock"] = clock
+        return notes

@@ -1,0 +1,197 @@
+"""Dealing and play: every action is checked by the engine, applied to a copy of the state,
+written to the store, and only then does the copy become the table's state and the events go
+out (nobody hears of an action that is not durable). Chat is numbered with the events."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from burraco.engine import Action, IllegalActionError, NotationError, Smazzata
+from burraco.engine.actions import DISCARD
+from burraco.engine.events import Event, PozzettoTaken, SmazzataEnded
+from burraco.engine.record import HandRecord
+from burraco.engine.views import SPECTATOR
+from burraco.store import ActionRecord, ChatRecord, SmazzataRecord
+
+from .. import messages
+from ..fairness import CommittedDeck, fresh_deck
+from ..protocol import ErrorCode, ProtocolError, encode
+from ..wire import events_for, score_json
+from . import commands as cmd
+from .commands import TimerPurpose
+from .core import TableCore
+from .status import TableStatus
+
+
+class PlayMixin(TableCore):
+    # ------------------------------------------------------------------------------ dealing
+
+    async def _deal(self) -> None:
+        match = self.match
+        assert match is not None
+        committed = fresh_deck(self.rules)
+        number = len(match.scores) + 1
+        first = match.next_first
+        now = time.time()
+        seq = self.seq + 1
+        await self.hub.store.log_smazzata(
+            self.id,
+            SmazzataRecord(
+                self.match_no,
+                number,
+                seq,
+                first,
+                match.late,
+                committed.text,
+                committed.salt,
+                committed.commitment,
+                now,
+                None,
+                None,
+            ),
+        )
+        self.seq = seq
+        self._install_deal(committed, number, first)
+        if self.clock is not None:
+            self.clock.start_turn(first, now)
+        self._publish_numbered(seq, messages.dealt(number, first, committed.commitment), views=True)
+        self._after_change()
+
+    def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None:
+        assert self.match is not None
+        self.state = self.match.deal(deck=committed.deck, first=first)
+        self.decks.append(committed)
+        self.number = number
+        self.hand_actions = []
+
+    async def _deal_next(self) -> None:
+        if self.status == TableStatus.PLAYING and self.state is not None and self.state.is_over:
+            await self._deal()
+
+    # ------------------------------------------------------------------------------- play
+
+    async def _act(self, command: cmd.Act) -> None:
+        conn, ref = command.conn, command.ref
+        seat = self.seat_of(conn.user)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table", ref=ref)
+        if self.status != TableStatus.PLAYING or self.state is None or self.state.is_over:
+            raise ProtocolError(ErrorCode.NOT_PLAYING, "no smazzata is being played", ref=ref)
+        try:
+            action = Action.parse(command.action)
+        except NotationError as error:
+            raise ProtocolError(ErrorCode.BAD_ACTION, str(error), ref=ref) from None
+        if action.seat != seat:
+            raise ProtocolError(
+                ErrorCode.NOT_YOUR_SEAT, f"you play seat {seat}, not seat {action.seat}", ref=ref
+            )
+        try:
+            self.state.verify(action)
+        except IllegalActionError as error:
+            raise ProtocolError(
+                ErrorCode.ILLEGAL_ACTION, error.explanation, ref=ref, rule=error.rule
+            ) from None
+        if self.clock is not None:
+            self.clock.note_own_play(seat)
+            if action.verb == DISCARD:
+                # Lag compensation, bounded as lichess does: the client's reported network
+                # delay is not charged to its clock, up to ``lag_allowance`` per move.
+                allowance = min(command.lag_ms / 1000, self.hub.config.lag_allowance)
+                self.clock.compensate(allowance, time.time())
+        seq = await self._commit(action, auto=False)
+        conn.send(encode(messages.ack(self.id, ref, seq)))
+
+    async def _commit(self, action: Action, *, auto: bool) -> int:
+        """Apply a legal action: on a copy, persist it, then make it the table's state.
+        Returns the action's event number."""
+        state = self.state
+        assert state is not None and self.match is not None
+        now = time.time()
+        trial = state.copy()
+        events = trial.apply(action)
+        clock_json = self._advance_clock(trial, events, now)
+        seq = self.seq + 1
+        await self.hub.store.log_action(
+            self.id,
+            ActionRecord(
+                seq, self.match_no, self.number, action.seat, str(action), now, auto, clock_json
+            ),
+        )
+        self.seq = seq
+        self.state = trial
+        self.hand_actions.append(action)
+        rules = self.rules
+
+        def private(seat: int) -> messages.ActionEvents:
+            seen = events_for(events, None if seat == SPECTATOR else seat, rules)
+            return messages.action_events(seen)
+
+        played = messages.action(action.seat, str(action), auto=auto)
+        self._publish_numbered(seq, played, private, views=True)
+        if trial.is_over:
+            await self._end_smazzata(now)
+        else:
+            self._after_change()
+        return seq
+
+    def _advance_clock(
+        self, state: Smazzata, events: list[Event], now: float
+    ) -> dict[str, Any] | None:
+        clock = self.clock
+        if clock is None:
+            return None
+        if any(isinstance(e, SmazzataEnded) for e in events):
+            clock.pause(now)
+        elif any(isinstance(e, PozzettoTaken) and e.direct for e in events):
+            clock.reset_turn_timer(now)
+        elif state.current != clock.running:
+            clock.start_turn(state.current, now)
+        snapshot = clock.snapshot()
+        return {
+            "banks": list(snapshot.banks),
+            "credited": list(snapshot.credited),
+            "auto_plays": list(snapshot.auto_plays),
+        }
+
+    async def _end_smazzata(self, now: float) -> None:
+        state, match = self.state, self.match
+        assert state is not None and match is not None
+        score = state.score()
+        committed = self.decks[-1]
+        await self.hub.store.end_smazzata(
+            self.id, self.match_no, self.number, result=list(score.result), ended=score.ended
+        )
+        match.add(score)
+        self.hands.append(
+            HandRecord(state.first, tuple(self.hand_actions), committed.deck, result=score.result)
+        )
+        sheet = score_json(self.number, score)
+        self.scores.append(sheet)
+        self._publish(
+            messages.smazzata_end(
+                sheet,
+                list(match.totals),
+                deck=committed.text,
+                salt=committed.salt,
+                commitment=committed.commitment,
+            )
+        )
+        if match.is_over:
+            await self._finish("complete")
+        else:
+            self._set_timer("deal", self.config.between_smazzate, TimerPurpose.DEAL)
+
+    # ----------------------------------------------------------------------------- chat
+
+    async def _chat(self, command: cmd.Chat) -> None:
+        conn, text = command.conn, command.text
+        now = time.time()
+        seq = self.seq + 1
+        await self.hub.store.log_chat(
+            self.id, ChatRecord(seq, conn.user.id, conn.user.name, text, now)
+        )
+        self.seq = seq
+        line = messages.chat_line(conn.user.name, text, now, seat=self.seat_of(conn.user))
+        self.chat.append(line)
+        self._publish_numbered(seq, messages.chat(line))

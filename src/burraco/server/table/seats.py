@@ -1,0 +1,253 @@
+"""Who sits where and who watches: joining and leaving, sitting, standing, bots, away players
+and their substitutes, and the lobby's life of a table (start, rematch, cancel, desertion)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from burraco.engine.clock import RoundClock
+from burraco.engine.match import Match
+
+from .. import messages
+from ..connection import Connection
+from ..fairness import random_seat
+from ..protocol import ErrorCode, ProtocolError, encode
+from . import commands as cmd
+from .commands import TimerPurpose
+from .core import TableCore, TableError
+from .status import TableStatus
+
+
+@dataclass
+class SeatState:
+    user_id: int | None = None
+    name: str | None = None
+    bot: str | None = None
+    """The bot level seated here (a bot player)."""
+    connections: int = 0
+    away_since: float | None = None
+    substitute: str | None = None
+    """A bot level playing for the seated person while he is away."""
+
+    @property
+    def free(self) -> bool:
+        return self.user_id is None and self.bot is None
+
+    def json(self, seat: int) -> messages.SeatJson:
+        return messages.seat(
+            seat,
+            name=self.name if self.user_id is not None else None,
+            bot=self.bot,
+            connected=self.bot is not None or self.connections > 0,
+            away=self.away_since is not None,
+            substitute=self.substitute,
+        )
+
+
+class SeatsMixin(TableCore):
+    # ------------------------------------------------------------------------ connections
+
+    async def _join(self, command: cmd.Join) -> None:
+        conn, last_seq = command.conn, command.last_seq
+        seat = self.seat_of(conn.user)
+        previous = self.watchers.get(conn, -2)
+        # The seat's news (``back``, ``seats``) goes out before the connection is a watcher:
+        # it reaches it inside its answer (the resent events or the snapshot), not ahead of it.
+        if seat is not None and previous != seat:
+            holder = self.seats[seat]
+            holder.connections += 1
+            if holder.away_since is not None or holder.substitute is not None:
+                holder.away_since = None
+                holder.substitute = None
+                self._cancel_timer(f"away{seat}")
+                self._publish(messages.back(seat, self._seats_json()))
+            elif holder.connections == 1:
+                self._publish(messages.seats(self._seats_json()))
+        self.watchers[conn] = seat
+        conn.tables.add(self.id)
+        if last_seq is not None and last_seq > self.seq:
+            stale = ProtocolError(
+                ErrorCode.STALE,
+                f"event {last_seq} does not exist yet (the table is at {self.seq});"
+                " here is a snapshot",
+            )
+            conn.send(encode(messages.error(stale, table=self.id)))
+            last_seq = None
+        self._catch_up(conn, seat, last_seq)
+        self._maybe_bot()
+
+    async def _leave(self, command: cmd.Leave) -> None:
+        self._unwatch(command.conn)
+        command.conn.tables.discard(self.id)
+
+    async def _disconnect(self, command: cmd.Disconnect) -> None:
+        self._unwatch(command.conn)
+
+    def _unwatch(self, conn: Connection) -> None:
+        if conn not in self.watchers:
+            return
+        seat = self.watchers.pop(conn)
+        if seat is None:
+            return
+        holder = self.seats[seat]
+        holder.connections = max(0, holder.connections - 1)
+        if holder.connections == 0:
+            if self.status == TableStatus.PLAYING and holder.user_id is not None:
+                deadline = self._mark_away(seat, time.time())
+                self._publish(messages.away(seat, deadline, self._seats_json()))
+            else:
+                self._publish(messages.seats(self._seats_json()))
+
+    def _mark_away(self, seat: int, now: float) -> float:
+        """The seated player is away from ``now``: his deadline (a bot, or a forfeit, after
+        it) is set; returns it."""
+        grace = self._away_grace()
+        self.seats[seat].away_since = now
+        self._set_timer(f"away{seat}", grace, TimerPurpose.AWAY, seat)
+        return now + grace
+
+    def _absent_at_start(self) -> None:
+        """A tournament table starts without waiting: whoever is not at it is away at once,
+        with the usual deadline (then a bot plays his seat, or his line forfeits)."""
+        now = time.time()
+        for seat, holder in enumerate(self.seats):
+            if holder.user_id is not None and holder.connections == 0:
+                deadline = self._mark_away(seat, now)
+                self._publish(messages.away(seat, deadline, self._seats_json()))
+
+    # ----------------------------------------------------------------------------- seating
+
+    async def _sit(self, command: cmd.Sit) -> messages.TableInfoJson:
+        user, seat = command.user, command.seat
+        if self.status != TableStatus.OPEN:
+            raise TableError("not_open", "the match has started; seats are taken")
+        if not 0 <= seat < len(self.seats):
+            raise TableError("no_such_seat", f"there is no seat {seat} at this table")
+        if self.seat_of(user) is not None:
+            raise TableError("already_seated", "you already have a seat at this table")
+        if not self.seats[seat].free:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        await self.hub.store.set_seat(self.id, seat, user_id=user.id, bot=None)
+        self.seats[seat] = SeatState(user.id, user.name, None)
+        for conn in [c for c in self.watchers if c.user.id == user.id]:
+            self.watchers[conn] = seat
+            self.seats[seat].connections += 1
+        self._publish(messages.seats(self._seats_json()))
+        await self._start_if_full()
+        return self._info()
+
+    async def _stand(self, command: cmd.Stand) -> messages.TableInfoJson:
+        seat = self.seat_of(command.user)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        if self.status != TableStatus.OPEN:
+            raise TableError("not_open", "the match has started: a seat cannot be left now")
+        await self.hub.store.set_seat(self.id, seat, user_id=None, bot=None)
+        self.seats[seat] = SeatState()
+        for conn, watched in list(self.watchers.items()):
+            if watched == seat:
+                self.watchers[conn] = None
+        self._publish(messages.seats(self._seats_json()))
+        return self._info()
+
+    async def _seat_bot(self, command: cmd.SeatBot) -> messages.TableInfoJson:
+        user, seat, level = command.user, command.seat, command.level
+        if self.status != TableStatus.OPEN:
+            raise TableError("not_open", "the match has started")
+        if user.id != self.created_by and self.seat_of(user) is None:
+            raise TableError("forbidden", "only the table's players can seat bots")
+        if not 0 <= seat < len(self.seats):
+            raise TableError("no_such_seat", f"there is no seat {seat} at this table")
+        holder = self.seats[seat]
+        if level is None:
+            if holder.bot is None:
+                raise TableError("no_bot", f"seat {seat} has no bot")
+        elif not holder.free:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        await self.hub.store.set_seat(self.id, seat, user_id=None, bot=level)
+        self.seats[seat] = SeatState(None, None, level)
+        self._publish(messages.seats(self._seats_json()))
+        await self._start_if_full()
+        return self._info()
+
+    # ----------------------------------------------------------------- the table's life
+
+    async def _cancel(self, command: cmd.Cancel) -> messages.TableInfoJson:
+        """The creator withdraws a table that still waits for players: it leaves the lobby and
+        the server's memory (its seated players are told by a ``cancelled`` event)."""
+        if command.user.id != self.created_by:
+            raise TableError("forbidden", "only the table's creator can cancel it")
+        if self.status != TableStatus.OPEN:
+            raise TableError("not_open", "the match has started: it cannot be cancelled")
+        if self.config.tournament is not None:
+            raise TableError("forbidden", "a tournament table cannot be cancelled")
+        await self._withdraw("creator")
+        return self._info()
+
+    async def _withdraw(self, reason: Literal["creator", "abandoned"]) -> None:
+        self.status = TableStatus.CANCELLED
+        await self.hub.store.set_status(self.id, TableStatus.CANCELLED)
+        self._publish(messages.cancelled(reason))
+        self._cancel_timers()
+        self._leave_memory()
+
+    def _arm_expiry(self) -> None:
+        delay = self.hub.config.abandoned_table_seconds
+        if delay > 0 and self.config.tournament is None:
+            self._set_timer("expire", delay, TimerPurpose.EXPIRE)
+
+    async def _expire_if_deserted(self) -> None:
+        """An open table with no person seated and nobody watching, at two checks in a row
+        (``abandoned_table_seconds`` apart), is cancelled: the lobby keeps only live tables."""
+        if self.status != TableStatus.OPEN:
+            return
+        deserted = not self.watchers and all(s.user_id is None for s in self.seats)
+        if deserted and self._deserted_at_last_check:
+            await self._withdraw("abandoned")
+            return
+        self._deserted_at_last_check = deserted
+        self._arm_expiry()
+
+    async def _rematch(self, command: cmd.Rematch) -> messages.TableInfoJson:
+        if self.status != TableStatus.FINISHED:
+            raise TableError("not_finished", "a rematch starts after the match has ended")
+        if self.config.tournament is not None:
+            raise TableError("forbidden", "a tournament table plays one match")
+        if self.seat_of(command.user) is None:
+            raise TableError("not_seated", "only the players can ask for a rematch")
+        self.match_no += 1
+        self.status = TableStatus.OPEN
+        await self.hub.store.set_status(self.id, TableStatus.OPEN, match_no=self.match_no)
+        self._publish(messages.rematch(self.match_no))
+        self._arm_expiry()
+        await self._start_if_full()
+        return self._info()
+
+    async def _start_if_full(self) -> None:
+        if self.status != TableStatus.OPEN or any(s.free for s in self.seats):
+            return
+        self.status = TableStatus.PLAYING
+        await self.hub.store.set_status(
+            self.id, TableStatus.PLAYING, match_no=self.match_no, owner=self.hub.config.process_id
+        )
+        self.match = Match(self.rules, first=random_seat(self.rules.players))
+        self.decks, self.hands, self.scores = [], [], []
+        self.number = 0
+        self.ended = None
+        if self.control is not None:
+            self.clock = RoundClock.start_round(self.control, self._clock_lines())
+        self._publish(messages.started(self.match_no, self._seats_json()))
+        if self.config.tournament is not None:
+            self._absent_at_start()
+        await self._deal()
+
+    def _clock_lines(self) -> tuple[int, ...]:
+        """The line of each seat, for the clocks: a bank per line (partners share theirs)."""
+        return (0, 1, 0, 1) if self.rules.players == 4 else tuple(range(self.rules.players))
+
+    async def _start(self, command: cmd.Start) -> messages.TableInfoJson:
+        """Start a table whose seats were all filled in the store (tournament tables)."""
+        await self._start_if_full()
+        return self._info()

@@ -1,0 +1,164 @@
+"""The table's timers and clocks: the chess clock and turn timer (T5-T14), the next deal, the
+away players' deadlines, and letting go of finished or deserted tables.
+
+A timer posts a ``Timer`` command to the actor when it runs out, so it acts in turn with every
+other command; one timer per key (setting one again replaces it)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, cast
+
+from burraco.engine.actions import DISCARD
+from burraco.engine.autoplay import auto_play_choice
+
+from .. import messages
+from . import commands as cmd
+from .commands import TimerPurpose
+from .core import TableCore
+from .status import TableStatus
+
+if TYPE_CHECKING:
+    from .actor import TableActor
+
+
+class TimersMixin(TableCore):
+    _timers: dict[str, asyncio.TimerHandle]
+
+    def _set_timer(
+        self, key: str, delay: float, purpose: TimerPurpose, seat: int | None = None
+    ) -> None:
+        self._cancel_timer(key)
+        loop = asyncio.get_running_loop()
+        self._timers[key] = loop.call_later(
+            max(0.0, delay), self.post, cmd.Timer(key, purpose, seat)
+        )
+
+    def _cancel_timers(self) -> None:
+        for key in list(self._timers):
+            self._cancel_timer(key)
+
+    def _cancel_timer(self, key: str) -> None:
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    async def _timer(self, command: cmd.Timer) -> None:
+        if self._timers.pop(command.key, None) is None:
+            return  # cancelled (or replaced) after it had posted this command
+        purpose = command.purpose
+        if purpose is TimerPurpose.DEAL:
+            await self._deal_next()
+        elif purpose is TimerPurpose.AWAY:
+            assert command.seat is not None
+            await self._away_expired(command.seat)
+        elif purpose is TimerPurpose.CLOCK:
+            await self._clock_expired()
+        elif purpose is TimerPurpose.EVICT:
+            self._evict_if_idle()
+        elif purpose is TimerPurpose.EXPIRE:
+            await self._expire_if_deserted()
+
+    # ---------------------------------------------------------------------- clocks
+
+    def _after_change(self) -> None:
+        """Arm the clock's timer and ask a bot to play if a bot is to act."""
+        self._arm_clock()
+        self._maybe_bot()
+
+    def _arm_clock(self) -> None:
+        self._cancel_timer("clock")
+        if self.clock is None or self.status != TableStatus.PLAYING:
+            return
+        expiry = self.clock.next_expiry()
+        if expiry is not None:
+            at, _ = expiry
+            self._set_timer("clock", at - time.time(), TimerPurpose.CLOCK)
+
+    async def _clock_expired(self) -> None:
+        clock, state = self.clock, self.state
+        if clock is None or state is None or state.is_over or self.status != TableStatus.PLAYING:
+            return
+        now = time.time()
+        expired = clock.expired(now)
+        if expired is None:
+            self._arm_clock()
+            return
+        seat = state.current
+        if expired == "bank":
+            await self._time_out(seat)
+            return
+        # T13: the turn timer ran out: play the rest of the turn automatically.
+        if clock.note_auto_play(seat):
+            await self._time_out(seat)
+            return
+        while self.state is not None and not self.state.is_over and self.state.current == seat:
+            view = self.state.view(seat)
+            action = auto_play_choice(view, self.state.legal_actions())
+            await self._commit(action, auto=True)
+            if action.verb == DISCARD:
+                break
+
+    async def _time_out(self, seat: int) -> None:
+        """T14: a bank ran out (or too many automatic plays): the round ends at once."""
+        state = self.state
+        assert state is not None and self.match is not None
+        line = state.line_of[seat] if self.match.sides == 2 else seat
+        self._publish(messages.timeout(seat, line))
+        await self._finish(
+            "timeout", timed_out_line=line if self.match.sides == 2 else None, timed_out_seat=seat
+        )
+
+    # --------------------------------------------------------------- away players
+
+    async def _away_expired(self, seat: int) -> None:
+        """An away player's deadline passed: a bot plays for him, or his line forfeits."""
+        holder = self.seats[seat]
+        if holder.away_since is None or holder.connections != 0:
+            return
+        if self.config.absent == "forfeit":
+            await self._forfeit(seat)
+            return
+        holder.substitute = self.hub.config.substitute_bot
+        self._publish(messages.substitute(seat, self._seats_json()))
+        self._maybe_bot()
+
+    async def _forfeit(self, seat: int) -> None:
+        """``absent = forfeit``: the away player's line loses with the technical score of T14;
+        when nobody of the other line is at the table either, neither line wins."""
+        state, match = self.state, self.match
+        if state is None or match is None or self.status != TableStatus.PLAYING or match.sides != 2:
+            return
+        line = state.line_of[seat]
+        others = [
+            h
+            for s, h in enumerate(self.seats)
+            if state.line_of[s] != line and h.user_id is not None
+        ]
+        both = bool(others) and all(h.away_since is not None for h in others)
+        self._publish(messages.forfeit(seat, None if both else line))
+        await self._finish("forfeit", timed_out_line=None if both else line, timed_out_seat=seat)
+
+    # ------------------------------------------------------------------- eviction
+
+    def _arm_eviction(self) -> None:
+        delay = self.hub.config.finished_table_seconds
+        if delay > 0:
+            self._set_timer("evict", delay, TimerPurpose.EVICT)
+
+    def _evict_if_idle(self) -> None:
+        """Let the hub forget a finished table nobody watches (its record is in the store, and
+        ``Hub.table`` loads it again on demand): a long-running server must not keep every table
+        it ever held in memory."""
+        if not self.status.is_over:
+            return  # a rematch began: its own end arms the eviction again
+        if self.watchers or not self.queue.empty():
+            self._arm_eviction()
+            return
+        self._leave_memory()
+
+    def _leave_memory(self) -> None:
+        """The hub forgets this actor; its loop ends after the current command."""
+        self.evicted = True
+        self.hub.forget(cast("TableActor", self))

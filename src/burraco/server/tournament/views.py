@@ -1,0 +1,109 @@
+"""The JSON of a tournament (``view``) and of its line in the list (``summary``), as the HTTP
+routes answer and the watchers' pushes carry (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from burraco.store import EntrantInfo, TournamentData, TournamentInfo
+from burraco.tournament import RankedRow, TournamentState, TournamentStatus
+
+from .records import counted_entrants
+
+REGISTRATION_CLOSES: Final = timedelta(minutes=2)
+"""T1: registration to a scheduled tournament closes this long before its start."""
+
+
+def registration_open(info: TournamentInfo, now: datetime) -> bool:
+    if info.status != TournamentStatus.REGISTERING:
+        return False
+    return info.starts_at is None or now < info.starts_at - REGISTRATION_CLOSES
+
+
+def summary(info: TournamentInfo, entrants: int, now: datetime) -> dict[str, Any]:
+    return {
+        "id": info.id,
+        "name": info.name,
+        "status": info.status,
+        "start": info.start,
+        "starts_at": None if info.starts_at is None else info.starts_at.isoformat(),
+        "closes_at": None
+        if info.starts_at is None
+        else (info.starts_at - REGISTRATION_CLOSES).isoformat(),
+        "size": info.size,
+        "entrant_count": entrants,
+        "settings": info.settings,
+        "created_by": info.created_by,
+        "created_at": info.created_at.isoformat(),
+        "started_at": None if info.started_at is None else info.started_at.isoformat(),
+        "finished_at": None if info.finished_at is None else info.finished_at.isoformat(),
+        "note": info.note,
+        "registration_open": registration_open(info, now),
+    }
+
+
+def view(data: TournamentData, state: TournamentState, now: datetime) -> dict[str, Any]:
+    out = summary(data.info, counted_entrants(data), now)
+    names = {e.entrant: e.name for e in data.entrants}
+    out["entrants"] = [
+        {
+            "id": e.entrant,
+            "name": e.name,
+            "bot": e.bot,
+            "user_id": e.user_id,
+            "partner_id": e.partner_id,
+            "position": e.position,
+            "status": e.status,
+        }
+        for e in data.entrants
+    ]
+    table = state.settings.table()
+    out["vp_table"] = table.name
+    out["vp_rows"] = [list(row) for row in table.rows()]  # shown before the start (T16)
+    out["rounds_total"] = state.total_rounds() if state.admitted else None
+    out["rounds"] = [
+        {
+            "number": r.number,
+            "status": r.status,
+            "relaxed": r.relaxed,
+            "byes": [{"id": b, "name": names.get(b, b)} for b in r.byes],
+            "tables": [
+                {
+                    "number": t.number,
+                    "table_id": t.table_id,
+                    "lines": [
+                        [{"id": e, "name": names.get(e, e)} for e in line] for line in t.lines
+                    ],
+                    "result": t.result,
+                }
+                for t in data.tables
+                if t.round == r.number
+            ],
+        }
+        for r in data.rounds
+    ]
+    if state.admitted:
+        entrants = {e.entrant: e for e in data.entrants}
+        out["standings"] = [_row(row, entrants) for row in state.ranking()]
+    else:
+        out["standings"] = []
+    out["eliminated"] = dict(state.eliminated())
+    return out
+
+
+def _row(ranked: RankedRow, entrants: Mapping[str, EntrantInfo]) -> dict[str, Any]:
+    row = ranked.row
+    who = entrants.get(row.entrant)
+    return {
+        "place": ranked.place,
+        "entrant": row.entrant,
+        "name": who.name if who else row.entrant,
+        "bot": who.bot if who else None,
+        "vp": row.vp,
+        "mp": row.mp,
+        "played": row.total.played,
+        "byes": row.total.sat_out,
+        "tied": ranked.tied,
+    }
