@@ -315,7 +315,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             _check_bot(level)
             if not 0 <= seat < body.players or seat == body.seat:
                 raise TableError("no_such_seat", f"seat {seat} cannot take a bot")
-        actor = await hub().create_table(user, settings, seat=body.seat)
+        actor = await hub().create_table(user, settings, seat=body.seat, bot_seats=len(body.bots))
         info: dict[str, Any] = actor.info_json()
         for seat, level in sorted(body.bots.items()):
             info = await actor.call(commands.SeatBot(user, seat, level))

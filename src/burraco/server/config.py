@@ -38,6 +38,15 @@ class ServerConfig:
     """WebSockets one account may hold open at once (tabs, devices); more are closed with 4429."""
     max_open_tables_per_user: int = 10
     """Tables one account may have created that still wait for players (HTTP 429 beyond)."""
+    max_live_tables_per_user: int = 20
+    """Tables one account may have created that wait or are in play (HTTP 429 beyond)."""
+    max_bot_tables_per_user: int = 3
+    """Tables one account may have created, waiting or in play, where only bots sit."""
+    max_tournament_bots: int = 16
+    """Bots an organiser may enter in one tournament (a Sit&Go of bots is bounded by it)."""
+    unjoined_table_seconds: float = 300.0
+    """A started table that none of its seated people has ever joined (opened) is ended after
+    this long, with no winner; 0: never."""
     abandoned_table_seconds: float = 1800.0
     """An open table with no person seated and nobody watching at two checks this far apart is
     cancelled; 0: never."""
