@@ -29,6 +29,14 @@ class ServerConfig:
     """Seconds added to every clock when a table resumes after a restart (as lichess does)."""
     lag_allowance: float = 0.5
     """Seconds of network lag credited back per move, at most (T9 compensation is separate)."""
+    chats_per_minute_per_account: float = 20.0
+    """Chat lines one account may send, over all its sockets and tables (bursts of 5, or of
+    three seconds' worth when that is more)."""
+    chats_per_minute_per_table: float = 60.0
+    """Chat lines one table takes from everybody (bursts of 10, or three seconds' worth)."""
+    joins_per_minute: float = 60.0
+    """Joins (each answered with a snapshot or a resend) per connection (bursts of 10, or
+    three seconds' worth)."""
     messages_per_second: float = 20.0
     """Per connection, sustained; bursts up to three times as many."""
     login_attempts_per_minute: float = 10.0

@@ -14,6 +14,7 @@ from burraco.store import Store, UserInfo
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
+from .ratelimit import RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
 from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
@@ -42,6 +43,9 @@ class Hub:
         self.finish_listeners: list[Callable[[TableActor, dict[str, Any]], None]] = []
         """Told of every match that ends (the table, its ``match_end`` payload)."""
         self.tournaments: TournamentManager | None = None
+        rate = config.chats_per_minute_per_account / 60
+        self.chat_limits = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
+        """Chat lines per account, over all its sockets (issue 19, M5)."""
 
     async def recover(self) -> int:
         """Resume every table that was open or in play when the server stopped."""
@@ -148,7 +152,7 @@ class Hub:
         if self._sockets_of[user.id] >= self.config.max_sockets_per_user:
             return None
         self._sockets_of[user.id] += 1
-        conn = Connection(user)
+        conn = Connection(user, joins_per_minute=self.config.joins_per_minute)
         self.connections.add(conn)
         return conn
 

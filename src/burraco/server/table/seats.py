@@ -51,6 +51,8 @@ class SeatsMixin(TableCore):
 
     async def _join(self, command: cmd.Join) -> None:
         conn, last_seq = command.conn, command.last_seq
+        if not conn.joins.take():  # each join is answered with a snapshot or a resend: M5
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many joins; wait a moment")
         seat = self.seat_of(conn.user)
         previous = self.watchers.get(conn, -2)
         # The seat's news (``back``, ``seats``) goes out before the connection is a watcher:
