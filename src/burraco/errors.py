@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     NO_BOT = "no_bot"
     NO_SUCH_BOT = "no_such_bot"
     TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_BOTS = "too_many_bots"
     TOO_MANY_SOCKETS = "too_many_sockets"
     NOT_JOINED = "not_joined"
     NOT_SEATED = "not_seated"

@@ -77,6 +77,10 @@ class ServerProcess:
             *("--disconnect-grace", str(self.disconnect_grace)),
             *("--messages-per-second", "1000"),
             *("--login-attempts-per-minute", "100000"),
+            # Test clients chat and rejoin at full speed (the limits have tests of their own).
+            *("--chats-per-minute", "100000"),
+            *("--table-chats-per-minute", "100000"),
+            *("--joins-per-minute", "100000"),
             *("--log-level", "info"),
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")

@@ -84,6 +84,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         tmp_path_factory.mktemp("security"),
         bot_delay=0.0,
         login_attempts_per_minute=60_000.0,
+        # The chat limits per account and per table have their own tests (test_chat_limits):
+        # here chat lines are the messages that test the per-connection limit.
+        chats_per_minute_per_account=60_000.0,
+        chats_per_minute_per_table=60_000.0,
+        joins_per_minute=60_000.0,
         disconnect_grace=600.0,
     ) as running:
         yield running

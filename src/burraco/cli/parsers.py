@@ -267,6 +267,36 @@ def add_serve_parser(commands: Commands) -> None:
         default=10,
         help="tables one account may have waiting for players (10)",
     )
+    parser.add_argument(
+        "--max-live-tables-per-user",
+        type=int,
+        default=20,
+        help="tables one account may have waiting or in play (20)",
+    )
+    parser.add_argument(
+        "--max-bot-tables-per-user",
+        type=int,
+        default=3,
+        help="tables one account may have where only bots play (3)",
+    )
+    parser.add_argument(
+        "--chats-per-minute",
+        type=float,
+        default=20.0,
+        help="chat lines one account may send a minute, over all its sockets (20)",
+    )
+    parser.add_argument(
+        "--table-chats-per-minute",
+        type=float,
+        default=60.0,
+        help="chat lines one table takes a minute from everybody (60)",
+    )
+    parser.add_argument(
+        "--joins-per-minute",
+        type=float,
+        default=60.0,
+        help="table joins (each answered with a snapshot) per connection a minute (60)",
+    )
     parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
     parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
     parser.add_argument(

@@ -22,6 +22,11 @@ def run(args: argparse.Namespace) -> int:
         login_attempts_per_minute=args.login_attempts_per_minute,
         max_sockets_per_user=args.max_sockets_per_user,
         max_open_tables_per_user=args.max_open_tables_per_user,
+        max_live_tables_per_user=args.max_live_tables_per_user,
+        max_bot_tables_per_user=args.max_bot_tables_per_user,
+        chats_per_minute_per_account=args.chats_per_minute,
+        chats_per_minute_per_table=args.table_chats_per_minute,
+        joins_per_minute=args.joins_per_minute,
         secure_cookies=args.secure_cookies,
         test_seed=args.test_seed,
     )

@@ -144,7 +144,7 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = {
     "players": (2, 4),
     "jokers": (0, 4),
     "hand_size": (1, 30),
-    "three_player_switch_score": (1, MAX_TOTAL),
+    "three_player_switch_score": (-MAX_TOTAL, MAX_TOTAL),  # a total may be negative
     "three_player_late_target": (1, MAX_TOTAL),
     "joker_value": (0, 1000),
     "two_value": (0, 1000),

@@ -29,6 +29,14 @@ class ServerConfig:
     """Seconds added to every clock when a table resumes after a restart (as lichess does)."""
     lag_allowance: float = 0.5
     """Seconds of network lag credited back per move, at most (T9 compensation is separate)."""
+    chats_per_minute_per_account: float = 20.0
+    """Chat lines one account may send, over all its sockets and tables (bursts of 5, or of
+    three seconds' worth when that is more)."""
+    chats_per_minute_per_table: float = 60.0
+    """Chat lines one table takes from everybody (bursts of 10, or three seconds' worth)."""
+    joins_per_minute: float = 60.0
+    """Joins (each answered with a snapshot or a resend) per connection (bursts of 10, or
+    three seconds' worth)."""
     messages_per_second: float = 20.0
     """Per connection, sustained; bursts up to three times as many."""
     login_attempts_per_minute: float = 10.0
@@ -38,6 +46,15 @@ class ServerConfig:
     """WebSockets one account may hold open at once (tabs, devices); more are closed with 4429."""
     max_open_tables_per_user: int = 10
     """Tables one account may have created that still wait for players (HTTP 429 beyond)."""
+    max_live_tables_per_user: int = 20
+    """Tables one account may have created that wait or are in play (HTTP 429 beyond)."""
+    max_bot_tables_per_user: int = 3
+    """Tables one account may have created, waiting or in play, where only bots sit."""
+    max_tournament_bots: int = 16
+    """Bots an organiser may enter in one tournament (a Sit&Go of bots is bounded by it)."""
+    unjoined_table_seconds: float = 300.0
+    """A started table that none of its seated people has ever joined (opened) is ended after
+    this long, with no winner; 0: never."""
     abandoned_table_seconds: float = 1800.0
     """An open table with no person seated and nobody watching at two checks this far apart is
     cancelled; 0: never."""

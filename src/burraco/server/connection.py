@@ -8,21 +8,29 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from typing import Final
 
 from burraco.store import UserInfo
 
+from .ratelimit import Bucket
+
 OUTBOX_LIMIT: Final = 1000
+JOIN_BURST: Final = 10
 _ids = itertools.count(1)
 
 
 class Connection:
-    def __init__(self, user: UserInfo) -> None:
+    def __init__(self, user: UserInfo, *, joins_per_minute: float = 60.0) -> None:
         self.id = next(_ids)
         self.user = user
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         self.closed = False
         self.tables: set[str] = set()
+        rate = joins_per_minute / 60
+        burst = max(JOIN_BURST, 3 * rate)
+        self.joins = Bucket(rate, burst, burst, time.monotonic())
+        """Joins this connection may still make (each costs a snapshot or a resend)."""
 
     def send(self, text: str) -> None:
         if self.closed:

@@ -48,6 +48,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.NO_BOT: _CONFLICT,
         C.NO_SUCH_BOT: 422,
         C.TOO_MANY_TABLES: 429,
+        C.TOO_MANY_BOTS: 429,
         C.TOO_MANY_SOCKETS: 429,
         C.NOT_JOINED: _CONFLICT,
         C.NOT_SEATED: _CONFLICT,

@@ -14,6 +14,7 @@ from burraco.store import Store, UserInfo
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
+from .ratelimit import RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
 from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
@@ -42,6 +43,9 @@ class Hub:
         self.finish_listeners: list[Callable[[TableActor, dict[str, Any]], None]] = []
         """Told of every match that ends (the table, its ``match_end`` payload)."""
         self.tournaments: TournamentManager | None = None
+        rate = config.chats_per_minute_per_account / 60
+        self.chat_limits = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
+        """Chat lines per account, over all its sockets (issue 19, M5)."""
 
     async def recover(self) -> int:
         """Resume every table that was open or in play when the server stopped."""
@@ -59,14 +63,13 @@ class Hub:
         return len(infos)
 
     async def create_table(
-        self, user: UserInfo, config: TableConfig, *, seat: int | None
+        self, user: UserInfo, config: TableConfig, *, seat: int | None, bot_seats: int = 0
     ) -> TableActor:
+        """A new table created by ``user`` (sitting at ``seat`` if given; ``bot_seats``: how
+        many seats the caller is about to give to bots), within the account's limits."""
         config.validate()
-        waiting = sum(
-            1
-            for t in self.tables.values()
-            if t.created_by == user.id and t.status == TableStatus.OPEN
-        )
+        mine = self.live_tables_of(user.id)
+        waiting = sum(1 for t in mine if t.status == TableStatus.OPEN)
         limit = self.config.max_open_tables_per_user
         if waiting >= limit:
             raise TableError(
@@ -74,6 +77,15 @@ class Hub:
                 f"you already have {waiting} tables waiting for players (at most {limit}):"
                 " start or cancel one first",
             )
+        limit = self.config.max_live_tables_per_user
+        if len(mine) >= limit:
+            raise TableError(
+                "too_many_tables",
+                f"you already have {len(mine)} tables waiting or in play (at most {limit}):"
+                " finish or cancel one first",
+            )
+        if seat is None and bot_seats >= config.players:
+            self.check_bot_table(user.id)
         table_id = new_table_id()
         await self.store.create_table(
             table_id,
@@ -91,6 +103,30 @@ class Hub:
         if seat is not None:
             await actor.call(commands.Sit(user, seat))
         return actor
+
+    def live_tables_of(self, user_id: int) -> list[TableActor]:
+        """The lobby tables ``user_id`` created that wait for players or are in play (every
+        such table is in memory: open and playing tables are never evicted)."""
+        return [
+            t
+            for t in self.tables.values()
+            if t.created_by == user_id and t.config.tournament is None and t.status.is_live
+        ]
+
+    def check_bot_table(self, user_id: int, *, besides: object = None) -> None:
+        """Refuse one more table of ``user_id``'s where only bots sit (issue 19, M1)."""
+        only_bots = [
+            t
+            for t in self.live_tables_of(user_id)
+            if t is not besides and all(s.user_id is None for s in t.seats)
+        ]
+        limit = self.config.max_bot_tables_per_user
+        if len(only_bots) >= limit:
+            raise TableError(
+                "too_many_bots",
+                f"you already have {len(only_bots)} tables where only bots play (at most"
+                f" {limit}): let one finish first",
+            )
 
     async def table(self, table_id: str) -> TableActor:
         actor = self.tables.get(table_id)
@@ -116,7 +152,7 @@ class Hub:
         if self._sockets_of[user.id] >= self.config.max_sockets_per_user:
             return None
         self._sockets_of[user.id] += 1
-        conn = Connection(user)
+        conn = Connection(user, joins_per_minute=self.config.joins_per_minute)
         self.connections.add(conn)
         return conn
 

@@ -76,7 +76,7 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
         check_bot(level)
         if not 0 <= seat < body.players or seat == body.seat:
             raise TableError(ErrorCode.NO_SUCH_SEAT, f"seat {seat} cannot take a bot")
-    actor = await hub.create_table(user, settings, seat=body.seat)
+    actor = await hub.create_table(user, settings, seat=body.seat, bot_seats=len(body.bots))
     info: dict[str, Any] = actor.info_json()
     for seat, level in sorted(body.bots.items()):
         info = await actor.call(commands.SeatBot(user, seat, level))

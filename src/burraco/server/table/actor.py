@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from burraco.store import TableInfo
 
 from .. import messages
 from ..protocol import ErrorCode, ProtocolError, encode
+from ..ratelimit import Bucket
 from ..tableconfig import TableConfig
 from ..wire import ViewJson
 from . import commands as cmd
@@ -56,6 +58,9 @@ class TableActor(
         self.memory = deque(maxlen=EVENT_MEMORY)
         self.watchers = {}
         self.chat = deque(maxlen=CHAT_MEMORY)
+        rate = hub.config.chats_per_minute_per_table / 60
+        burst = max(10.0, 3 * rate)
+        self.chat_limit = Bucket(rate, burst, burst, time.monotonic())
         self.match = None
         self.state = None
         self.number = 0

@@ -116,6 +116,7 @@ class TimerPurpose(Enum):
     CLOCK = "clock"
     EVICT = "evict"
     EXPIRE = "expire"
+    UNJOINED = "unjoined"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from burraco.store import UserInfo
 from .. import messages
 from ..connection import Connection
 from ..fairness import CommittedDeck
+from ..ratelimit import Bucket
 from ..tableconfig import TableConfig
 from ..wire import ViewJson
 from .status import TableStatus
@@ -57,6 +58,8 @@ class TableCore:
     watchers: dict[Connection, int | None]
     """Every connection following the table, with the seat it plays (None: a spectator)."""
     chat: deque[messages.ChatLine]
+    chat_limit: Bucket
+    """Chat lines the table still takes now (from everybody)."""
     match: Match | None
     state: Smazzata | None
     number: int
@@ -160,6 +163,7 @@ class TableCore:
         def _cancel_timers(self) -> None: ...
         def _after_change(self) -> None: ...
         def _arm_eviction(self) -> None: ...
+        def _arm_unjoined(self) -> None: ...
         def _leave_memory(self) -> None: ...
 
         # finish.py

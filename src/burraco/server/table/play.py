@@ -186,6 +186,14 @@ class PlayMixin(TableCore):
 
     async def _chat(self, command: cmd.Chat) -> None:
         conn, text = command.conn, command.text
+        # Per account (however many sockets it holds) and per table (however many accounts
+        # talk), before anything is stored or relayed: issue 19, M5.
+        if not self.hub.chat_limits.allow(f"user:{conn.user.id}"):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED, "too many chat messages from your account; wait a moment"
+            )
+        if not self.chat_limit.take():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many chat messages at this table")
         now = time.time()
         seq = self.seq + 1
         await self.hub.store.log_chat(

@@ -51,6 +51,8 @@ class SeatsMixin(TableCore):
 
     async def _join(self, command: cmd.Join) -> None:
         conn, last_seq = command.conn, command.last_seq
+        if not conn.joins.take():  # each join is answered with a snapshot or a resend: M5
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many joins; wait a moment")
         seat = self.seat_of(conn.user)
         previous = self.watchers.get(conn, -2)
         # The seat's news (``back``, ``seats``) goes out before the connection is a watcher:
@@ -166,6 +168,9 @@ class SeatsMixin(TableCore):
                 raise TableError("no_bot", f"seat {seat} has no bot")
         elif not holder.free:
             raise TableError("seat_taken", f"seat {seat} is taken")
+        last_free = level is not None and [i for i, s in enumerate(self.seats) if s.free] == [seat]
+        if last_free and all(s.user_id is None for s in self.seats) and self.created_by is not None:
+            self.hub.check_bot_table(self.created_by, besides=self)  # only bots would play
         await self.hub.store.set_seat(self.id, seat, user_id=None, bot=level)
         self.seats[seat] = SeatState(None, None, level)
         self._publish(messages.seats(self._seats_json()))
@@ -241,6 +246,8 @@ class SeatsMixin(TableCore):
         self._publish(messages.started(self.match_no, self._seats_json()))
         if self.config.tournament is not None:
             self._absent_at_start()
+        else:
+            self._arm_unjoined()
         await self._deal()
 
     def _clock_lines(self) -> tuple[int, ...]:

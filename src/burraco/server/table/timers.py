@@ -7,6 +7,7 @@ other command; one timer per key (setting one again replaces it)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import TYPE_CHECKING, cast
 
@@ -21,6 +22,8 @@ from .status import TableStatus
 
 if TYPE_CHECKING:
     from .actor import TableActor
+
+log = logging.getLogger("burraco.table")
 
 
 class TimersMixin(TableCore):
@@ -59,6 +62,8 @@ class TimersMixin(TableCore):
             self._evict_if_idle()
         elif purpose is TimerPurpose.EXPIRE:
             await self._expire_if_deserted()
+        elif purpose is TimerPurpose.UNJOINED:
+            await self._end_if_never_joined()
 
     # ---------------------------------------------------------------------- clocks
 
@@ -111,6 +116,26 @@ class TimersMixin(TableCore):
         )
 
     # --------------------------------------------------------------- away players
+
+    def _people_never_joined(self) -> bool:
+        """Seated people, none of whom has opened the table since the match started (no
+        connection now, and never away: away starts when a connected player leaves)."""
+        people = [h for h in self.seats if h.user_id is not None]
+        return bool(people) and all(h.connections == 0 and h.away_since is None for h in people)
+
+    def _arm_unjoined(self) -> None:
+        delay = self.hub.config.unjoined_table_seconds
+        if delay > 0 and self._people_never_joined():
+            self._set_timer("unjoined", delay, TimerPurpose.UNJOINED)
+
+    async def _end_if_never_joined(self) -> None:
+        """A lobby table whose seated people never came (created with a bot and never opened,
+        issue 19, M1) ends with no winner instead of being played by bots, or waiting, for
+        ever; the match is stored as ``forfeit`` like a tournament table nobody came to."""
+        if self.status != TableStatus.PLAYING or not self._people_never_joined():
+            return
+        log.info("table %s: nobody seated ever joined; the match ends", self.id)
+        await self._finish("forfeit", timed_out_line=None, timed_out_seat=None)
 
     async def _away_expired(self, seat: int) -> None:
         """An away player's deadline passed: a bot plays for him, or his line forfeits."""

@@ -107,6 +107,13 @@ class Registration:
             if data.info.created_by != user.id:
                 raise TournamentError(ErrorCode.FORBIDDEN, "only the organiser can enter bots")
             taken = {e.entrant for e in data.entrants}
+            bots = sum(1 for e in data.entrants if e.bot is not None)
+            limit = self.manager.hub.config.max_tournament_bots
+            if bots + count > limit:
+                raise TournamentError(
+                    ErrorCode.TOO_MANY_BOTS,
+                    f"a tournament takes at most {limit} bots ({bots} entered already)",
+                )
             number = 0
             for _ in range(count):
                 if data.info.size is not None:

@@ -1,0 +1,135 @@
+"""What one account may start and hold (issue 19, M1): tables waiting or in play, tables where
+only bots play, bots in a tournament; and a started table nobody seated ever opens ends."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .inprocess import InProcess, running_app
+
+BOT_TABLE = {"players": 2, "smazzate": 1, "seat": None, "bots": {"0": "greedy", "1": "greedy"}}
+ME_AND_A_BOT = {"players": 2, "smazzate": 1, "seat": 0, "bots": {"1": "greedy"}}
+
+
+def _refused(response: httpx.Response, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["error"] == code, body
+    message: str = body["message"]
+    return message
+
+
+async def _tables(app: InProcess) -> int:
+    return len(app.hub.tables)
+
+
+def test_bot_only_tables_are_bounded_per_account(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        # Slow bots: the tables are still in play when the next one is asked for.
+        async with running_app(tmp_path, bot_delay=30.0, max_bot_tables_per_user=2) as app:
+            user = await app.guest()
+            for _ in range(2):
+                created = await app.http.post("/api/tables", json=BOT_TABLE, headers=user)
+                assert created.status_code == 201, created.text
+            before = await _tables(app)
+            message = _refused(
+                await app.http.post("/api/tables", json=BOT_TABLE, headers=user),
+                429,
+                "too_many_bots",
+            )
+            assert "at most 2" in message
+            assert await _tables(app) == before, "the refused table was not created"
+            # Filling the last seat of an open table with a bot is the same request.
+            open_table = await app.http.post(
+                "/api/tables", json=BOT_TABLE | {"bots": {"0": "greedy"}}, headers=user
+            )
+            assert open_table.status_code == 201, open_table.text
+            table = open_table.json()["id"]
+            _refused(
+                await app.http.post(
+                    f"/api/tables/{table}/bots", json={"seat": 1, "level": "greedy"}, headers=user
+                ),
+                429,
+                "too_many_bots",
+            )
+            # Another account is not held by the first one's tables.
+            other = await app.guest()
+            created = await app.http.post("/api/tables", json=BOT_TABLE, headers=other)
+            assert created.status_code == 201, created.text
+
+    asyncio.run(scenario())
+
+
+def test_tables_in_play_are_bounded_per_account(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with running_app(tmp_path, bot_delay=30.0, max_live_tables_per_user=3) as app:
+            user = await app.guest()
+            for _ in range(3):  # each starts at once: the creator sits, a bot takes seat 1
+                created = await app.http.post("/api/tables", json=ME_AND_A_BOT, headers=user)
+                assert created.status_code == 201, created.text
+                assert created.json()["status"] == "playing"
+            message = _refused(
+                await app.http.post("/api/tables", json=ME_AND_A_BOT, headers=user),
+                429,
+                "too_many_tables",
+            )
+            assert "waiting or in play (at most 3)" in message
+
+    asyncio.run(scenario())
+
+
+def test_a_table_nobody_seated_ever_opens_ends_with_no_winner(tmp_path: Path) -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        async with running_app(tmp_path, bot_delay=30.0, unjoined_table_seconds=0.3) as app:
+            user = await app.guest()
+            created = await app.http.post("/api/tables", json=ME_AND_A_BOT, headers=user)
+            table = created.json()["id"]
+
+            async def ended() -> bool:
+                stored = await app.hub.store.table(table)
+                return stored is not None and stored.status == "finished"
+
+            await app.until(ended, timeout=20)
+            matches: list[dict[str, Any]] = (await app.http.get("/api/matches")).json()
+            return matches
+
+    (match,) = asyncio.run(scenario())
+    assert match["ended"] == "forfeit" and match["winner"] is None
+
+
+def test_bots_in_a_tournament_are_bounded(tmp_path: Path) -> None:
+    settings = {
+        "name": "Bots",
+        "start": "sitgo",
+        "size": 8,
+        "system": "danish",
+        "rounds": 1,
+        "smazzate": 1,
+        "between_smazzate": 0,
+    }
+
+    async def scenario() -> None:
+        async with running_app(tmp_path, max_tournament_bots=4) as app:
+            response = await app.http.post(
+                "/api/register", json={"name": "organiser", "password": "a good password"}
+            )
+            assert response.status_code == 201, response.text
+            app.http.cookies.clear()
+            user = {"Authorization": f"Bearer {response.json()['token']}"}
+            created = await app.http.post("/api/tournaments", json=settings, headers=user)
+            assert created.status_code == 201, created.text
+            path = f"/api/tournaments/{created.json()['id']}/bots"
+            added = await app.http.post(path, json={"level": "greedy", "count": 3}, headers=user)
+            assert added.status_code == 200, added.text
+            message = _refused(
+                await app.http.post(path, json={"level": "greedy", "count": 2}, headers=user),
+                429,
+                "too_many_bots",
+            )
+            assert "at most 4 bots (3 entered already)" in message
+
+    asyncio.run(scenario())
