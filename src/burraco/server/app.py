@@ -20,7 +20,7 @@ from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
 from .hub import Hub
-from .ratelimit import RateLimiter
+from .ratelimit import FailureDelay, RateLimiter
 from .routes import accounts, history, info, lobby, pages, ws
 from .routes import club as club_routes
 from .routes import tournaments as tournament_routes
@@ -51,6 +51,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.login_limiter = RateLimiter(rate=config.login_attempts_per_minute / 60, burst=5)
+    app.state.login_failures = FailureDelay()
     errors.install(app)
     for area in (accounts, lobby, history, info, ws):
         area.install(app)

@@ -1,4 +1,5 @@
-"""Token buckets, for login attempts (per address and per name) and messages (per connection)."""
+"""Token buckets, for login attempts (per address, and per address and name) and messages (per
+connection); the growing delay of a name that keeps failing to log in."""
 
 from __future__ import annotations
 
@@ -48,3 +49,39 @@ class RateLimiter:
         ]
         for key in full:
             del self._buckets[key]
+
+
+class FailureDelay:
+    """Failed logins per name, from anywhere: a name that keeps failing is answered ever more
+    slowly (never refused), so a spread-out guessing attack is slowed while the owner, from
+    his own address, still gets in (issue 19, M8). A name's count is forgotten after a quiet
+    ``memory`` seconds, or on a successful login."""
+
+    def __init__(self, *, free: int = 5, first: float = 0.5, most: float = 4.0) -> None:
+        self.free = free
+        """Failures that cost nothing."""
+        self.first = first
+        self.most = most
+        self.memory = 900.0
+        self._failures: dict[str, tuple[int, float]] = {}
+
+    def delay(self, key: str, now: float | None = None) -> float:
+        """Seconds to wait before checking a login of ``key``: 0 for the first ``free``
+        failures, then doubling from ``first`` up to ``most``."""
+        count = self._count(key, time.monotonic() if now is None else now)
+        if count < self.free:
+            return 0.0
+        return float(min(self.most, self.first * 2 ** (count - self.free)))
+
+    def failed(self, key: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        if len(self._failures) > 10_000:
+            self._failures = {k: v for k, v in self._failures.items() if now - v[1] < self.memory}
+        self._failures[key] = (self._count(key, now) + 1, now)
+
+    def succeeded(self, key: str) -> None:
+        self._failures.pop(key, None)
+
+    def _count(self, key: str, now: float) -> int:
+        count, stamp = self._failures.get(key, (0, now))
+        return count if now - stamp < self.memory else 0

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, Field
 
 from burraco.store import UserInfo
 
 from .. import auth
+from ..ratelimit import FailureDelay
 from .deps import CurrentUser, HubDep, limit_logins, session_token
 from .models import LoginOut, UserOut, answers, user_out
 
@@ -43,7 +46,15 @@ async def register(
 
 async def login(body: Credentials, request: Request, response: Response, hub: HubDep) -> LoginOut:
     limit_logins(request, body.name)
-    user = await auth.login(hub.store, body.name, body.password)
+    failures: FailureDelay = request.app.state.login_failures
+    key = auth.name_key(body.name)
+    await asyncio.sleep(failures.delay(key))
+    try:
+        user = await auth.login(hub.store, body.name, body.password)
+    except auth.AuthError:
+        failures.failed(key)
+        raise
+    failures.succeeded(key)
     token = await hub.store.create_session(user.id)
     return _session_response(response, user, token, secure=hub.config.secure_cookies)
 

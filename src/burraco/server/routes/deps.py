@@ -60,9 +60,12 @@ CurrentUser = Annotated[UserInfo, Depends(current_user)]
 
 
 def limit_logins(request: Request, name: str | None = None) -> None:
-    """Refuse (``rate_limited``) a login attempt over the limit of its address or its name."""
+    """Refuse (``rate_limited``) a login attempt over the limit of its address, or of its
+    address and name together. A name alone is never refused: that would let anyone lock its
+    owner out from elsewhere (issue 19, M8); a name that keeps failing is slowed down instead
+    (``ratelimit.FailureDelay``, in the login route)."""
     limiter: RateLimiter = request.app.state.login_limiter
     address = request.client.host if request.client else "?"
-    keys = [f"ip:{address}"] + ([f"name:{auth.name_key(name)}"] if name else [])
+    keys = [f"ip:{address}"] + ([f"ip:{address}|name:{auth.name_key(name)}"] if name else [])
     if not all(limiter.allow(key) for key in keys):
         raise auth.AuthError(ErrorCode.RATE_LIMITED, "too many attempts; wait a minute")
