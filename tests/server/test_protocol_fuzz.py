@@ -387,6 +387,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         bot_delay=0.0,
         messages_per_second=100_000.0,  # the fuzzer sends fast; flooding is tested elsewhere
         login_attempts_per_minute=60_000.0,
+        chats_per_minute_per_account=6_000_000.0,  # so are the chat and join limits
+        chats_per_minute_per_table=6_000_000.0,
+        joins_per_minute=6_000_000.0,
         disconnect_grace=600.0,
     ) as running:
         yield running
