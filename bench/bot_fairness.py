@@ -92,7 +92,8 @@ async def main(decisions: int, tables: int) -> None:
     a, b = statistics.median(alone), statistics.median(loaded)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores")
     print(
-        f"victim {VICTIM}, {decisions} decisions with a choice; attacker {tables} tables of {ATTACKER}"
+        f"victim {VICTIM}, {decisions} decisions with a choice;"
+        f" attacker {tables} tables of {ATTACKER}"
     )
     print(f"victim alone:        median {a:.3f} s  (max {max(alone):.3f})")
     print(f"victim with attacker: median {b:.3f} s  (max {max(loaded):.3f}); ratio {b / a:.2f}")

@@ -59,6 +59,7 @@ from .club_json import (
     season_json,
     timer_json,
 )
+from .deps import OptionalQueryId, PathId
 
 
 def install(app: FastAPI) -> None:
@@ -102,7 +103,7 @@ async def create_club(body: NewClub, club: Club, me: Me, request: Request) -> Js
 
 
 @router.get("/clubs/{club_id}", responses=READ, response_model=None)
-async def get_club(club_id: int, club: Club, me: Me) -> Json:
+async def get_club(club_id: PathId, club: Club, me: Me) -> Json:
     """The club, the user's role, its seasons and its members (addresses for officers only)."""
     info, role = await club.club(me, club_id)
     seasons = await club.seasons(me, club_id)
@@ -116,17 +117,17 @@ async def get_club(club_id: int, club: Club, me: Me) -> Json:
 
 
 @router.patch("/clubs/{club_id}", responses=WRITE, response_model=None)
-async def change_club(club_id: int, body: ClubChange, club: Club, me: Me) -> Json:
+async def change_club(club_id: PathId, body: ClubChange, club: Club, me: Me) -> Json:
     return club_json(await club.update_club(me, club_id, place=body.place, timezone=body.timezone))
 
 
 @router.get("/clubs/{club_id}/members", responses=READ, response_model=None)
-async def members(club_id: int, club: Club, me: Me) -> list[Json]:
+async def members(club_id: PathId, club: Club, me: Me) -> list[Json]:
     return [member_json(m) for m in await club.members(me, club_id)]
 
 
 @router.post("/clubs/{club_id}/members", status_code=201, responses=WRITE, response_model=None)
-async def add_member(club_id: int, body: NewMember, club: Club, me: Me) -> Json:
+async def add_member(club_id: PathId, body: NewMember, club: Club, me: Me) -> Json:
     member = await club.add_member(
         me, club_id, body.name, email=body.email, officer=body.officer, account=body.account
     )
@@ -135,7 +136,7 @@ async def add_member(club_id: int, body: NewMember, club: Club, me: Me) -> Json:
 
 @router.patch("/clubs/{club_id}/members/{member_id}", responses=WRITE, response_model=None)
 async def change_member(
-    club_id: int, member_id: int, body: MemberChange, club: Club, me: Me
+    club_id: PathId, member_id: PathId, body: MemberChange, club: Club, me: Me
 ) -> Json:
     member = await club.update_member(
         me,
@@ -152,12 +153,12 @@ async def change_member(
 
 @router.get("/clubs/{club_id}/audit", responses=READ, response_model=None)
 async def audit(
-    club_id: int,
+    club_id: PathId,
     *,
     club: Club,
     me: Me,
-    season: int | None = None,
-    evening: int | None = None,
+    season: OptionalQueryId = None,
+    evening: OptionalQueryId = None,
     action: str | None = Query(None, max_length=40, description="e.g. result. or fee."),
 ) -> list[Json]:
     """The audit trail (officers): who changed what, when and why."""
@@ -171,7 +172,7 @@ async def audit(
 
 
 @router.post("/clubs/{club_id}/seasons", status_code=201, responses=WRITE, response_model=None)
-async def create_season(club_id: int, body: NewSeason, club: Club, me: Me) -> Json:
+async def create_season(club_id: PathId, body: NewSeason, club: Club, me: Me) -> Json:
     settings = body.values()
     for key in ("name", "starts_on", "ends_on"):
         settings.pop(key)
@@ -182,7 +183,7 @@ async def create_season(club_id: int, body: NewSeason, club: Club, me: Me) -> Js
 
 
 @router.get("/seasons/{season_id}", responses=READ, response_model=None)
-async def get_season(season_id: int, club: Club, me: Me) -> Json:
+async def get_season(season_id: PathId, club: Club, me: Me) -> Json:
     """The season with its calendar (each evening numbered; finished ones with their ranking)."""
     season = await club.season(me, season_id)
     standings = await club.standings(me, season_id)
@@ -196,12 +197,12 @@ async def get_season(season_id: int, club: Club, me: Me) -> Json:
 
 
 @router.patch("/seasons/{season_id}", responses=WRITE, response_model=None)
-async def change_season(season_id: int, body: SeasonChange, club: Club, me: Me) -> Json:
+async def change_season(season_id: PathId, body: SeasonChange, club: Club, me: Me) -> Json:
     return season_json(await club.update_season(me, season_id, **body.values()))
 
 
 @router.post("/seasons/{season_id}/calendar", status_code=201, responses=WRITE, response_model=None)
-async def create_calendar(season_id: int, body: NewCalendar, club: Club, me: Me) -> list[Json]:
+async def create_calendar(season_id: PathId, body: NewCalendar, club: Club, me: Me) -> list[Json]:
     evenings = await club.create_calendar(
         me, season_id, first=body.first, count=body.count, italiano=body.italiano, skip=body.skip
     )
@@ -209,7 +210,7 @@ async def create_calendar(season_id: int, body: NewCalendar, club: Club, me: Me)
 
 
 @router.post("/seasons/{season_id}/evenings", status_code=201, responses=WRITE, response_model=None)
-async def add_evening(season_id: int, body: NewEvening, club: Club, me: Me) -> Json:
+async def add_evening(season_id: PathId, body: NewEvening, club: Club, me: Me) -> Json:
     evening = await club.add_evening(
         me, season_id, body.date, body.type, one_game_fewer=body.one_game_fewer
     )
@@ -217,7 +218,7 @@ async def add_evening(season_id: int, body: NewEvening, club: Club, me: Me) -> J
 
 
 @router.patch("/evenings/{evening_id}", responses=WRITE, response_model=None)
-async def change_evening(evening_id: int, body: EveningChange, club: Club, me: Me) -> Json:
+async def change_evening(evening_id: PathId, body: EveningChange, club: Club, me: Me) -> Json:
     """Move an evening, change its type, play one game fewer, cancel it or give it back."""
     evening = await club.update_evening(
         me,
@@ -234,7 +235,7 @@ async def change_evening(evening_id: int, body: EveningChange, club: Club, me: M
 
 @router.delete("/evenings/{evening_id}", status_code=204, responses=WRITE)
 async def delete_evening(
-    evening_id: int, club: Club, me: Me, reason: str = Query("", max_length=500)
+    evening_id: PathId, club: Club, me: Me, reason: str = Query("", max_length=500)
 ) -> None:
     await club.delete_evening(me, evening_id, reason)
 
@@ -242,13 +243,13 @@ async def delete_evening(
 # ----------------------------------------------------------------------------- an evening
 
 
-async def _evening(club: ClubService, me: Actor, evening_id: int) -> Json:
+async def _evening(club: ClubService, me: Actor, evening_id: PathId) -> Json:
     view = await club.evening(me, evening_id)
     return evening_json(view, await club.role(me, view.club.id))
 
 
 @router.get("/evenings/{evening_id}", responses=READ, response_model=None)
-async def get_evening(evening_id: int, club: Club, me: Me) -> Json:
+async def get_evening(evening_id: PathId, club: Club, me: Me) -> Json:
     """Check-ins, stations, each game's tables, rests and results, the ranking so far, the
     score checks, and the user's role."""
     return await _evening(club, me, evening_id)
@@ -257,7 +258,7 @@ async def get_evening(evening_id: int, club: Club, me: Me) -> Json:
 @router.post(
     "/evenings/{evening_id}/checkins", status_code=201, responses=WRITE, response_model=None
 )
-async def checkin(evening_id: int, body: CheckinRequest, club: Club, me: Me) -> Json:
+async def checkin(evening_id: PathId, body: CheckinRequest, club: Club, me: Me) -> Json:
     """Register a player present (the evening is answered). Outside the window (20:30-20:45
     by default) it is refused (``409 late``) unless an officer overrides with a reason; a member
     registers himself, in the window only."""
@@ -266,33 +267,37 @@ async def checkin(evening_id: int, body: CheckinRequest, club: Club, me: Me) -> 
 
 
 @router.post("/evenings/{evening_id}/checkins/remove", responses=WRITE, response_model=None)
-async def uncheck(evening_id: int, body: UncheckRequest, club: Club, me: Me) -> Json:
+async def uncheck(evening_id: PathId, body: UncheckRequest, club: Club, me: Me) -> Json:
     await club.uncheck(me, evening_id, body.member, body.reason)
     return await _evening(club, me, evening_id)
 
 
 @router.post("/evenings/{evening_id}/draw", responses=WRITE, response_model=None)
-async def draw(evening_id: int, body: DrawRequest, club: Club, me: Me) -> Json:
+async def draw(evening_id: PathId, body: DrawRequest, club: Club, me: Me) -> Json:
     """The draw when check-in closes: stations, the rests and the tables of game 1."""
     await club.draw(me, evening_id, seed=body.seed)
     return await _evening(club, me, evening_id)
 
 
 @router.post("/evenings/{evening_id}/undo-draw", responses=WRITE, response_model=None)
-async def undo_draw(evening_id: int, body: Reason, club: Club, me: Me) -> Json:
+async def undo_draw(evening_id: PathId, body: Reason, club: Club, me: Me) -> Json:
     await club.undo_draw(me, evening_id, body.reason)
     return await _evening(club, me, evening_id)
 
 
 @router.put("/evenings/{evening_id}/games/{game}/seating", responses=WRITE, response_model=None)
-async def set_seating(evening_id: int, game: int, body: SeatingRequest, club: Club, me: Me) -> Json:
+async def set_seating(
+    evening_id: PathId, game: PathId, body: SeatingRequest, club: Club, me: Me
+) -> Json:
     """A game's seating as the room was seated by hand (replaces the drawn one)."""
     view = await club.set_seating(me, evening_id, game, body.tables, body.rests, reason=body.reason)
     return game_json(view)
 
 
 @router.post("/evenings/{evening_id}/games/{game}/rest", responses=WRITE, response_model=None)
-async def change_rest(evening_id: int, game: int, body: RestChange, club: Club, me: Me) -> Json:
+async def change_rest(
+    evening_id: PathId, game: PathId, body: RestChange, club: Club, me: Me
+) -> Json:
     """``rest`` rests in this game instead of ``instead_of`` (who takes his seat)."""
     view = await club.change_rest(
         me, evening_id, game, rest=body.rest, instead_of=body.instead_of, reason=body.reason
@@ -301,7 +306,7 @@ async def change_rest(evening_id: int, game: int, body: RestChange, club: Club, 
 
 
 @router.post("/evenings/{evening_id}/games/{game}/start", responses=WRITE, response_model=None)
-async def start_game(evening_id: int, game: int, body: StartGame, club: Club, me: Me) -> Json:
+async def start_game(evening_id: PathId, game: PathId, body: StartGame, club: Club, me: Me) -> Json:
     """Start the room's timer for a game."""
     state = await club.start_game(me, evening_id, game, at=body.at)
     return timer_json(state, utcnow())
@@ -314,7 +319,7 @@ async def start_game(evening_id: int, game: int, body: StartGame, club: Club, me
     response_model=None,
 )
 async def enter_result(
-    evening_id: int, game: int, table: int, body: ResultRequest, *, club: Club, me: Me
+    evening_id: PathId, game: PathId, table: PathId, body: ResultRequest, *, club: Club, me: Me
 ) -> Json:
     """A table's result (officers): the evening with its ranking recomputed; when the game is
     complete the next one is drawn."""
@@ -338,7 +343,7 @@ async def enter_result(
     response_model=None,
 )
 async def enter_results(
-    evening_id: int, game: int, body: ResultsRequest, club: Club, me: Me
+    evening_id: PathId, game: PathId, body: ResultsRequest, club: Club, me: Me
 ) -> Json:
     """Several tables' results of a game at once: all stored, or none (one bad result)."""
     view = await club.enter_results(
@@ -356,7 +361,7 @@ async def enter_results(
     response_model=None,
 )
 async def correct_result(
-    evening_id: int, game: int, table: int, body: Correction, *, club: Club, me: Me
+    evening_id: PathId, game: PathId, table: PathId, body: Correction, *, club: Club, me: Me
 ) -> Json:
     """Correct a published result, with a reason (kept in the audit trail)."""
     view = await club.correct_result(
@@ -380,7 +385,7 @@ async def correct_result(
     response_model=None,
 )
 async def request_check(
-    evening_id: int, game: int, table: int, body: CheckRequest, *, club: Club, me: Me
+    evening_id: PathId, game: PathId, table: PathId, body: CheckRequest, *, club: Club, me: Me
 ) -> Json:
     """A player asks for a check of a published score (during the break)."""
     check = await club.request_check(
@@ -390,13 +395,13 @@ async def request_check(
 
 
 @router.post("/checks/{check_id}/resolve", responses=WRITE, response_model=None)
-async def resolve_check(check_id: int, body: Resolution, club: Club, me: Me) -> Json:
+async def resolve_check(check_id: PathId, body: Resolution, club: Club, me: Me) -> Json:
     """The score stands (a wrong one is corrected instead, which closes the check)."""
     return check_info_json(await club.resolve_check(me, check_id, body.resolution))
 
 
 @router.get("/evenings/{evening_id}/timer", responses=answers(404), response_model=None)
-async def timer(evening_id: int, club: Club) -> Json:
+async def timer(evening_id: PathId, club: Club) -> Json:
     """The room timer (no login: the page is projected): phase, game, seconds left, and the
     club, date and kind of the evening for the heading."""
     now = utcnow()

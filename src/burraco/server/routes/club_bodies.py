@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 from datetime import date, datetime, time
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from burraco.tournament.season import MAX_BREAK_MINUTES, MAX_NAME, MAX_RULES_NOTE, PRIZE_PLACES
 
-Who = int | str
+Int64 = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+"""An integer the databases can store (issue 19, M3: a larger one is a 422, not a 500)."""
+Who = Int64 | str
 """A member: his id, or his name (case does not matter)."""
 
 
@@ -59,10 +61,10 @@ class SeasonSettings(BaseModel):
     seating: Literal["mitchell", "danish"] | None = None
     two_left_over: Literal["rest", "table"] | None = None
     vp_table: str | None = Field(None, max_length=8, description="VP-2, VP-3 or VP-4")
-    monthly_fee_cents: int | None = Field(None, ge=0)
-    pool_share_cents: int | None = Field(None, ge=0)
-    weekly_prize_cents: int | None = Field(None, ge=0)
-    season_prizes_cents: list[int] | None = Field(None, max_length=PRIZE_PLACES)
+    monthly_fee_cents: Int64 | None = Field(None, ge=0)
+    pool_share_cents: Int64 | None = Field(None, ge=0)
+    weekly_prize_cents: Int64 | None = Field(None, ge=0)
+    season_prizes_cents: list[Int64] | None = Field(None, max_length=PRIZE_PLACES)
     rules_note: str | None = Field(None, max_length=MAX_RULES_NOTE)
 
     def values(self) -> dict[str, Any]:
@@ -84,7 +86,7 @@ class SeasonChange(SeasonSettings):
 class NewCalendar(BaseModel):
     first: date | None = Field(None, description="Default: the season's start")
     count: int = Field(16, ge=1, le=60)
-    italiano: list[int] | None = Field(
+    italiano: list[Int64] | None = Field(
         None, description="Which evenings (1-based) are Italiano; default five spread evenly"
     )
     skip: list[date] = Field(default_factory=list, description="Holidays: no evening then")
@@ -142,16 +144,16 @@ class RestChange(BaseModel):
 
 
 class ResultRequest(BaseModel):
-    ns: int = Field(description="The NS line's score of the game")
-    ew: int = Field(description="The EW line's score of the game")
-    smazzate: list[list[int]] | None = Field(
+    ns: Int64 = Field(description="The NS line's score of the game")
+    ew: Int64 = Field(description="The EW line's score of the game")
+    smazzate: list[list[Int64]] | None = Field(
         None, max_length=50, description="Optional: each smazzata's [NS, EW]; must add up"
     )
     timed_out: Literal[0, 1] | None = Field(None, description="The line whose time ran out")
 
 
 class TableResultRequest(ResultRequest):
-    table: int = Field(ge=1)
+    table: Int64 = Field(ge=1)
 
 
 class ResultsRequest(BaseModel):
@@ -177,13 +179,13 @@ class StartGame(BaseModel):
 
 class Payment(BaseModel):
     member: Who
-    amount_cents: int = Field(gt=0)
+    amount_cents: Int64 = Field(gt=0)
     paid_on: date | None = None
     note: str = Field("", max_length=200)
 
 
 class Charge(BaseModel):
     member: Who
-    amount_cents: int = Field(description="An extra charge, or a waiver (negative)")
+    amount_cents: Int64 = Field(description="An extra charge, or a waiver (negative)")
     reason: str = Field(min_length=1, max_length=500)
     due_on: date | None = None

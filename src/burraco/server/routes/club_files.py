@@ -26,6 +26,7 @@ from .club_json import (
     prizes_json,
     standings_json,
 )
+from .deps import OptionalQueryId, PathId
 
 router = APIRouter(prefix="/api/club", tags=["club"])
 
@@ -35,7 +36,7 @@ router = APIRouter(prefix="/api/club", tags=["club"])
 
 @router.get("/seasons/{season_id}/standings", responses=READ, response_model=None)
 async def standings(
-    season_id: int,
+    season_id: PathId,
     club: Club,
     me: Me,
     after: int | None = Query(None, ge=0, description="Only the first N finished evenings"),
@@ -44,13 +45,13 @@ async def standings(
 
 
 @router.get("/seasons/{season_id}/fees", responses=READ, response_model=None)
-async def fees(season_id: int, club: Club, me: Me) -> Json:
+async def fees(season_id: PathId, club: Club, me: Me) -> Json:
     """Every member's account (officers), or only one's own (members); the club's totals."""
     return fees_json(await club.fees(me, season_id))
 
 
 @router.post("/seasons/{season_id}/payments", status_code=201, responses=WRITE, response_model=None)
-async def payment(season_id: int, body: Payment, club: Club, me: Me) -> Json:
+async def payment(season_id: PathId, body: Payment, club: Club, me: Me) -> Json:
     await club.record_payment(
         me, season_id, body.member, body.amount_cents, paid_on=body.paid_on, note=body.note
     )
@@ -58,7 +59,7 @@ async def payment(season_id: int, body: Payment, club: Club, me: Me) -> Json:
 
 
 @router.post("/seasons/{season_id}/charges", status_code=201, responses=WRITE, response_model=None)
-async def charge(season_id: int, body: Charge, club: Club, me: Me) -> Json:
+async def charge(season_id: PathId, body: Charge, club: Club, me: Me) -> Json:
     await club.add_charge(
         me, season_id, body.member, body.amount_cents, reason=body.reason, due_on=body.due_on
     )
@@ -66,12 +67,12 @@ async def charge(season_id: int, body: Charge, club: Club, me: Me) -> Json:
 
 
 @router.get("/seasons/{season_id}/prizes", responses=READ, response_model=None)
-async def prizes(season_id: int, club: Club, me: Me) -> Json:
+async def prizes(season_id: PathId, club: Club, me: Me) -> Json:
     return prizes_json(await club.prizes(me, season_id))
 
 
 @router.post("/seasons/{season_id}/close", responses=WRITE, response_model=None)
-async def close_season(season_id: int, club: Club, me: Me) -> Json:
+async def close_season(season_id: PathId, club: Club, me: Me) -> Json:
     """Award the prizes (every evening finished or cancelled)."""
     return prizes_json(await club.close_season(me, season_id))
 
@@ -94,14 +95,14 @@ FILES: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/seasons/{season_id}/calendar.ics", responses=FILES, response_class=Response)
-async def calendar_ics(season_id: int, club: Club, lang: Lang = "it") -> Response:
+async def calendar_ics(season_id: PathId, club: Club, lang: Lang = "it") -> Response:
     """The calendar as iCalendar (no login: a subscription link)."""
     text = await club.calendar_ics(season_id, lang)
     return download(text, "text/calendar; charset=utf-8", f"club-season-{season_id}.ics")
 
 
 @router.get("/seasons/{season_id}/calendar.html", responses=FILES, response_class=HTMLResponse)
-async def calendar_html(season_id: int, club: Club, lang: Lang = "it") -> HTMLResponse:
+async def calendar_html(season_id: PathId, club: Club, lang: Lang = "it") -> HTMLResponse:
     """The calendar as a printable page (no login)."""
     info, season, evenings = await club.calendar(season_id)
     return HTMLResponse(export.calendar_html(info, season, evenings, lang))
@@ -109,7 +110,7 @@ async def calendar_html(season_id: int, club: Club, lang: Lang = "it") -> HTMLRe
 
 @router.get("/seasons/{season_id}/standings.csv", responses=FILES, response_class=Response)
 async def standings_csv(
-    season_id: int, club: Club, me: Me, after: int | None = Query(None, ge=0)
+    season_id: PathId, club: Club, me: Me, after: OptionalQueryId = None
 ) -> Response:
     view = await club.standings(me, season_id, after=after)
     return download(export.standings_csv(view), CSV, f"standings-{season_id}.csv")
@@ -117,7 +118,7 @@ async def standings_csv(
 
 @router.get("/seasons/{season_id}/standings.html", responses=FILES, response_class=HTMLResponse)
 async def standings_html(
-    season_id: int, club: Club, me: Me, lang: Lang = "it", after: int | None = Query(None, ge=0)
+    season_id: PathId, club: Club, me: Me, lang: Lang = "it", after: OptionalQueryId = None
 ) -> HTMLResponse:
     """The season standings as a printable page (after the first ``after`` evenings)."""
     view = await club.standings(me, season_id, after=after)
@@ -126,7 +127,7 @@ async def standings_html(
 
 @router.get("/seasons/{season_id}/standings.png", responses=FILES, response_class=Response)
 async def standings_png(
-    season_id: int, club: Club, me: Me, lang: Lang = "it", after: int | None = Query(None, ge=0)
+    season_id: PathId, club: Club, me: Me, lang: Lang = "it", after: OptionalQueryId = None
 ) -> Response:
     """The chart of the season standings over the evenings."""
     view = await club.standings(me, season_id, after=after)
@@ -135,26 +136,26 @@ async def standings_png(
 
 
 @router.get("/seasons/{season_id}/fees.csv", responses=FILES, response_class=Response)
-async def fees_csv(season_id: int, club: Club, me: Me) -> Response:
+async def fees_csv(season_id: PathId, club: Club, me: Me) -> Response:
     report = await club.fees(me, season_id)
     return download(export.fees_csv(report), CSV, f"fees-{season_id}.csv")
 
 
 @router.get("/evenings/{evening_id}/ranking.csv", responses=FILES, response_class=Response)
-async def evening_csv(evening_id: int, club: Club, me: Me) -> Response:
+async def evening_csv(evening_id: PathId, club: Club, me: Me) -> Response:
     view = await club.evening(me, evening_id)
     return download(export.evening_csv(view), CSV, f"evening-{view.evening.date}.csv")
 
 
 @router.get("/evenings/{evening_id}/results.csv", responses=FILES, response_class=Response)
-async def results_csv(evening_id: int, club: Club, me: Me) -> Response:
+async def results_csv(evening_id: PathId, club: Club, me: Me) -> Response:
     """Every game's tables, scores, MP and VP, and who rested."""
     view = await club.evening(me, evening_id)
     return download(export.results_csv(view), CSV, f"results-{view.evening.date}.csv")
 
 
 @router.get("/evenings/{evening_id}/ranking.html", responses=FILES, response_class=HTMLResponse)
-async def evening_html(evening_id: int, club: Club, me: Me, lang: Lang = "it") -> HTMLResponse:
+async def evening_html(evening_id: PathId, club: Club, me: Me, lang: Lang = "it") -> HTMLResponse:
     view = await club.evening(me, evening_id)
     return HTMLResponse(export.evening_html(view, lang))
 
@@ -191,7 +192,7 @@ class MailOut(BaseModel):
     responses={**answers(401, 403, 404, 409, 422, 502), 200: {"model": MailOut}},
     response_model=None,
 )
-async def mail_standings(evening_id: int, club: Club, me: Me, lang: Lang = "it") -> Json:
+async def mail_standings(evening_id: PathId, club: Club, me: Me, lang: Lang = "it") -> Json:
     """E-mail a finished evening's ranking and the season standings after it to every active
     member with an address (officers; the server's SMTP settings)."""
     recipients = await mail.mail_standings(club, me, evening_id, smtp_config(), lang)
@@ -203,7 +204,7 @@ async def mail_standings(evening_id: int, club: Club, me: Me, lang: Lang = "it")
     responses={**answers(401, 403, 404, 409, 422, 502), 200: {"model": MailOut}},
     response_model=None,
 )
-async def mail_calendar(season_id: int, club: Club, me: Me, lang: Lang = "it") -> Json:
+async def mail_calendar(season_id: PathId, club: Club, me: Me, lang: Lang = "it") -> Json:
     """E-mail the calendar (.ics attached) with the tournament rules to the members."""
     recipients = await mail.mail_calendar(club, me, season_id, smtp_config(), lang)
     return MailOut(sent=len(recipients), recipients=recipients).model_dump()

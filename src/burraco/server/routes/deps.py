@@ -3,9 +3,9 @@ login limiter (``app.state.login_limiter``, made by ``create_app``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Query, Request
 from starlette.requests import HTTPConnection
 
 from burraco.errors import ErrorCode
@@ -69,3 +69,13 @@ def limit_logins(request: Request, name: str | None = None) -> None:
     keys = [f"ip:{address}"] + ([f"ip:{address}|name:{auth.name_key(name)}"] if name else [])
     if not all(limiter.allow(key) for key in keys):
         raise auth.AuthError(ErrorCode.RATE_LIMITED, "too many attempts; wait a minute")
+
+
+MAX_ID: Final = 2**63 - 1
+"""The largest id or number a path or query may give: every database we run on stores 64-bit
+integers, and a larger one must be a 404/422, never a driver's overflow (issue 19, M3)."""
+PathId = Annotated[int, Path(ge=0, le=MAX_ID)]
+"""A path's id or number (a club, a season, an evening, a game, a table, a member ...)."""
+QueryId = Annotated[int, Query(ge=0, le=MAX_ID)]
+"""A query's id or number (``?match=N``)."""
+OptionalQueryId = Annotated[int | None, Query(ge=0, le=MAX_ID)]

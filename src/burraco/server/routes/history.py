@@ -13,11 +13,11 @@ from burraco.errors import ErrorCode
 
 from .. import errors
 from ..replay import replay_json
-from .deps import HubDep, current_user
+from .deps import HubDep, QueryId, current_user
 from .models import ERROR_SCHEMA, INVALID, MatchOut, ReplayOut, answers
 
 
-async def record(table_id: str, hub: HubDep, match: int = 1) -> Response:
+async def record(table_id: str, hub: HubDep, match: QueryId = 1) -> Response:
     text = await hub.store.match_record(table_id, match)
     if text is None:
         return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
@@ -28,7 +28,7 @@ async def record(table_id: str, hub: HubDep, match: int = 1) -> Response:
     )
 
 
-async def replay(table_id: str, hub: HubDep, match: int = 1) -> Response | dict[str, Any]:
+async def replay(table_id: str, hub: HubDep, match: QueryId = 1) -> Response | dict[str, Any]:
     """The finished match replayed by the engine: per smazzata, the public view after the
     deal and after each action, with every seat's hand (the match is over)."""
     text = await hub.store.match_record(table_id, match)
