@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("alembic", "alembic"),
         ("argon2-cffi", "argon2"),
         ("orjson", "orjson"),
+        ("confusable-homoglyphs", "confusable_homoglyphs"),
     ),
     "charts": (("matplotlib", "matplotlib"),),
     "postgres": (("asyncpg", "asyncpg"),),

@@ -41,7 +41,58 @@ def check_name(name: str) -> str:
         raise AuthError(
             ErrorCode.BAD_NAME, "a name has 3 to 24 letters, digits, dots, dashes or underscores"
         )
+    problem = look_alike_problem(name)
+    if problem is not None:
+        raise AuthError(ErrorCode.BAD_NAME, problem)
     return name
+
+
+_INVISIBLE: Final = frozenset(
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\ufeff"
+)
+_GUEST_TAIL: Final = re.compile(r"[-_.\s]*\d")
+_DIGIT_LOOK: Final = str.maketrans({"0": "o", "1": "l", "|": "l"})
+
+
+def _plain_latin(char: str) -> bool:
+    """A letter of the Latin alphabets people write names in: ASCII, Latin-1 and Latin
+    Extended-A (à è é ì ò ù, ç, ñ, ł, š ...); not IPA letters or small capitals (``ɢ``)."""
+    code = ord(char)
+    return char.isascii() or (0xC0 <= code <= 0x17F and code not in (0xD7, 0xF7))
+
+
+def look_alike_problem(name: str) -> str | None:
+    """Why ``name`` could pass for another name, or None (issue 19, M9). The policy follows
+    Unicode TR39's restriction levels: a name is written in one script; a Latin name uses the
+    Latin letters of names only; no combining or invisible marks (NFKC has already composed
+    every accented letter that exists as one); a name in another script may not be made only
+    of letters that look Latin (``Сара``, all Cyrillic, reads as ``Capa``); digits are ASCII;
+    and nothing may look like a guest's name (``Ospite_123``, ``0spite-1``). Scripts and
+    look-alike letters come from the ``confusable_homoglyphs`` package (Unicode's data)."""
+    from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
+
+    if any(unicodedata.category(c) in ("Mn", "Me", "Cf") or c in _INVISIBLE for c in name):
+        return "a name has no combining or invisible marks: write an accented letter as one"
+    if any(c.isdigit() and not c.isascii() for c in name):
+        return "the digits of a name are 0 to 9"
+    letters = [c for c in name if c.isalpha()]
+    scripts = sorted({categories.alias(c) for c in letters})
+    if len(scripts) > 1:
+        return f"a name is written in one alphabet (this one mixes {' and '.join(scripts)})"
+    if scripts == ["LATIN"]:
+        odd = [c for c in letters if not _plain_latin(c)]
+        if odd:
+            return f"{odd[0]!r} is not a letter of the Latin alphabet that names are written in"
+    elif letters:
+        found = confusables.is_confusable(name, preferred_aliases=["latin"], greedy=True) or []
+        if set(letters) <= {entry["character"] for entry in found}:
+            return "this name could be read as a name in Latin letters; write it in one alphabet"
+    plain = "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c))
+    for word in ("ospite", "guest"):
+        head, tail = plain[: len(word)], plain[len(word) :]
+        if head.translate(_DIGIT_LOOK).casefold() == word and _GUEST_TAIL.match(tail):
+            return "names like Ospite-123 or Guest-123 are for guests"
+    return None
 
 
 def check_password(password: str) -> None:

@@ -1,0 +1,58 @@
+"""Names that could pass for another person's, or for a guest's, are refused (issue 19, M9):
+one script per name, the Latin letters of names only, no combining or invisible marks, no
+whole-script look-alike of a Latin name, no guest look-alike. Driven in process."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from burraco.server.auth import look_alike_problem
+
+from .inprocess import running_app
+
+REFUSED = [
+    "Giulіa12345",  # a Cyrillic і among Latin letters
+    "ɢiulia12345",  # LATIN LETTER SMALL CAPITAL G, an IPA letter
+    "Giul\u0332ia12345",  # a combining low line that composes with nothing
+    "Giu\u200blia12345",  # a zero-width space
+    "Ospite_12345",  # a guest's name with another separator
+    "Оspite-1",  # a Cyrillic О
+    "0spite-77",  # a zero for the O
+    "Guest.42",
+    "Сара",  # all Cyrillic, reads as the Latin "Capa"
+    "Giulia١٢٣",  # Arabic-Indic digits
+]
+ACCEPTED = ["Giulia12345", "Nicolò", "Łukasz_P", "Dmitrij.K", "Дмитрий", "Ospitale", "guesthouse"]
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_look_alikes_are_refused(name: str) -> None:
+    assert look_alike_problem(name) is not None
+
+
+@pytest.mark.parametrize("name", ACCEPTED)
+def test_ordinary_names_are_accepted(name: str) -> None:
+    assert look_alike_problem(name) is None
+
+
+def test_registration_refuses_look_alikes_with_bad_name(tmp_path: Path) -> None:
+    async def scenario() -> list[tuple[str, int, str]]:
+        async with running_app(tmp_path, login_attempts_per_minute=6_000_000) as app:
+            first = await app.http.post(
+                "/api/register", json={"name": "Giulia12345", "password": "a good password"}
+            )
+            assert first.status_code == 201, first.text
+            out = []
+            for name in REFUSED:
+                answer = await app.http.post(
+                    "/api/register", json={"name": name, "password": "a good password"}
+                )
+                out.append((name, answer.status_code, answer.json()["error"]))
+            return out
+
+    for name, status, code in asyncio.run(scenario()):
+        # "Giul̲ia…" and a zero-width space are not even name characters: both ways a bad_name.
+        assert (status, code) == (400, "bad_name"), name
