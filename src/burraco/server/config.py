@@ -42,6 +42,9 @@ class ServerConfig:
     login_attempts_per_minute: float = 10.0
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     bot_workers: int = 2
+    send_deadline_seconds: float = 30.0
+    """A message the client has not taken in this long (its socket's buffers full: a client
+    that does not read) drops the connection, and its seat counts as away (issue 19, M7)."""
     max_sockets_per_user: int = 16
     """WebSockets one account may hold open at once (tabs, devices); more are closed with 4429."""
     max_open_tables_per_user: int = 10

@@ -98,7 +98,28 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
     conn = await _open(socket, hub, config)
     if conn is None:
         return
-    writer = asyncio.get_running_loop().create_task(_write(socket, conn))
+    loop = asyncio.get_running_loop()
+    reader = loop.create_task(_read(socket, conn, hub, config))
+    writer = loop.create_task(_write(socket, conn, config.send_deadline_seconds))
+    try:
+        # The reader ends when the client leaves; the writer when it stops taking messages
+        # (then the reader, waiting for a frame that may never come, is stopped too).
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not reader.done():
+            reader.cancel()
+        await asyncio.gather(reader, return_exceptions=True)
+        for table_id in list(conn.tables):
+            actor = hub.tables.get(table_id)
+            if actor is not None:
+                actor.post(commands.Disconnect(conn))
+        conn.close()
+        hub.disconnect(conn)
+        await asyncio.gather(writer, return_exceptions=True)
+
+
+async def _read(socket: WebSocket, conn: Connection, hub: Hub, config: ServerConfig) -> None:
+    """Read and dispatch the client's frames until it leaves."""
     bucket = Bucket(
         config.messages_per_second,
         config.messages_per_second * 3,
@@ -127,14 +148,6 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
                 conn.send(encode(messages.error(failure)))
     except WebSocketDisconnect:
         pass
-    finally:
-        for table_id in list(conn.tables):
-            actor = hub.tables.get(table_id)
-            if actor is not None:
-                actor.post(commands.Disconnect(conn))
-        conn.close()
-        hub.disconnect(conn)
-        await asyncio.gather(writer, return_exceptions=True)
 
 
 async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
@@ -174,17 +187,24 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         joined.post(commands.Chat(conn, message.text))
 
 
-async def _write(socket: WebSocket, conn: Connection) -> None:
+async def _write(socket: WebSocket, conn: Connection, deadline: float) -> None:
+    """Send the outbox's messages in order. A message the client does not take within
+    ``deadline`` seconds ends the connection: a client that never reads would otherwise hold
+    its socket, and its seat would look connected, for ever."""
     try:
         while True:
             text = await conn.outbox.get()
             if text is None:
                 break
-            await socket.send_text(text)
+            await asyncio.wait_for(socket.send_text(text), deadline)
+    except TimeoutError:
+        log.info("connection %s: the client took no message for %.0f s; dropped", conn.id, deadline)
+        conn.closed = True
+        return  # no closing handshake: the client is not reading it
     except Exception:  # the socket went away: the reader sees it and cleans up
         conn.closed = True
     with contextlib.suppress(Exception):
-        await socket.close()
+        await asyncio.wait_for(socket.close(), deadline)
 
 
 def install(app: FastAPI) -> None:
