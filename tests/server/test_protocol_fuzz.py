@@ -4,8 +4,8 @@ First the decoder alone: every client message type, and every way a frame can be
 with its error code (docs/protocol.md). Then hypothesis feeds the decoder arbitrary text, bytes
 and JSON: it returns a well-formed message or raises ``ProtocolError``, nothing else. Last, the
 same kinds of frames go to the server (its app in process, ``inprocess.AppServer``) over one
-connection, interleaved with valid messages: every frame gets its answer, the connection stays usable, and the server
-logs no traceback.
+connection, interleaved with valid messages: every frame gets its answer, the connection stays
+usable, and the server logs no traceback.
 """
 
 from __future__ import annotations
