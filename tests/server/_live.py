@@ -4,47 +4,59 @@
 a child process that runs ``create_app`` under uvicorn (as ``burraco serve`` does), and waits
 until it answers. The child's output (uvicorn's and the server's logs) goes to a file that tests
 can read, e.g. to check that nothing logged a traceback. Run as a script, this file is the child.
+
+This is the one harness of a real server process (for SIGKILL, uvicorn's own behaviour and
+load); most tests use ``inprocess.AppServer`` instead, through the same ``harness.Server``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.sync.client import connect
+from websockets.asyncio.client import ClientConnection as AsyncClientConnection
+from websockets.asyncio.client import connect as aconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
+
+if __name__ == "__main__":  # run as the child: this folder is not a package then
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.server.harness import AsyncSocket, Closed, Frame, Peer, Server, Socket
+
+__all__ = ["LiveServer", "Peer", "live_server"]
 
 STARTUP_SECONDS = 30.0
 
 
-class LiveServer:
+class LiveServer(Server):
+    """``create_app`` under uvicorn in a child process, on a listening socket it inherits."""
+
     def __init__(self, data_dir: Path, **config: Any) -> None:
-        self.data_dir = data_dir
+        super().__init__(data_dir)
         self.config = config
         self.log_path = data_dir / "server.log"
         self.port = 0
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
-    def url(self) -> str:
+    def url(self) -> str:  # type: ignore[override]
         return f"http://127.0.0.1:{self.port}"
 
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
-
-    @property
-    def db_path(self) -> Path:
-        return self.data_dir / "burraco.db"
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -86,126 +98,83 @@ class LiveServer:
             process.kill()
             process.wait()
 
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to save anything."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+            process.wait()
+
     @property
     def running(self) -> bool:
+        return self.alive()
+
+    def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        """Read the server's database directly (SQLite in WAL mode allows a second reader)."""
-        with contextlib.closing(sqlite3.connect(self.db_path, timeout=10)) as db:
-            return db.execute(sql, params).fetchall()
+    def http_transport(self) -> None:
+        return None
 
-    # -- accounts, for tests --
+    def async_http_transport(self) -> None:
+        return None
 
-    def guest(self) -> tuple[str, dict[str, Any]]:
-        """A new guest: its bearer token and user."""
-        answer = httpx.post(f"{self.url}/api/guest", timeout=10, trust_env=False)
-        answer.raise_for_status()
-        body = answer.json()
-        return body["token"], body["user"]
-
-    def client(self, token: str | None = None) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=10, trust_env=False)
-
-    def peer(self, token: str | None, **options: Any) -> Peer:
-        """A WebSocket client authenticated by ``token`` (sent as a bearer header)."""
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return Peer(self.ws_url, headers, **options)
-
-    def traceback_free(self) -> bool:
-        """Nothing in the server's log so far is a traceback or an error."""
-        text = self.log()
-        return "Traceback" not in text and not any(
-            line.startswith(("ERROR", "CRITICAL")) for line in text.splitlines()
+    def connect(
+        self, path: str = "/ws", *, headers: dict[str, str] | None = None, origin: str | None = None
+    ) -> Socket:
+        url = self.ws_url.removesuffix("/ws") + path
+        opening = connect(
+            url,
+            additional_headers=headers,
+            origin=Origin(origin) if origin else None,
+            proxy=None,
+            open_timeout=10,
         )
+        return _LiveSocket(opening)
+
+    async def aconnect(
+        self, path: str = "/ws", *, headers: dict[str, str] | None = None
+    ) -> AsyncSocket:
+        url = self.ws_url.removesuffix("/ws") + path
+        ws = await aconnect(url, additional_headers=headers, open_timeout=20, ping_interval=None)
+        return _LiveAsyncSocket(ws)
 
 
-class Peer:
-    """A real WebSocket client (the ``websockets`` library, synchronous API) speaking JSON."""
+class _LiveSocket:
+    def __init__(self, opening: ClientConnection) -> None:
+        self._stack = contextlib.ExitStack()  # websockets wants its connect() entered
+        self.ws = self._stack.enter_context(opening)
 
-    def __init__(self, url: str, headers: dict[str, str], **options: Any) -> None:
-        self._stack = contextlib.ExitStack()
-        self.ws = self._stack.enter_context(
-            connect(url, additional_headers=headers, proxy=None, open_timeout=10, **options)
-        )
-        self.skipped: list[dict[str, Any]] = []
-        """What arrived before the snapshot of the last ``join``."""
-        self.welcome = self.recv()
-        assert self.welcome["type"] == "welcome", self.welcome
+    def send(self, frame: Frame) -> None:
+        self.ws.send(frame)
 
-    def __enter__(self) -> Peer:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
+    def recv(self, timeout: float) -> Frame:
+        try:
+            return self.ws.recv(timeout=timeout)
+        except ConnectionClosed as closed:
+            raise Closed(closed.rcvd.code if closed.rcvd else 1006) from None
 
     def close(self) -> None:
         self._stack.close()
 
-    def send(self, message: dict[str, Any] | str | bytes) -> None:
-        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
-    def recv_raw(self, timeout: float = 10.0) -> str:
-        frame = self.ws.recv(timeout=timeout)
-        assert isinstance(frame, str), "the server sends text frames"
-        return frame
+class _LiveAsyncSocket:
+    def __init__(self, ws: AsyncClientConnection) -> None:
+        self.ws = ws
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        message = json.loads(self.recv_raw(timeout))
-        assert isinstance(message, dict) and isinstance(message.get("type"), str), message
-        return message
+    async def send(self, frame: Frame) -> None:
+        await self.ws.send(frame)
 
-    def until(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """Read until a message matches: it, and the messages read before it."""
-        deadline = time.monotonic() + timeout
-        before: list[dict[str, Any]] = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no matching message; got {before!r}")
-            message = self.recv(left)
-            if predicate(message):
-                return message, before
-            before.append(message)
+    async def recv(self, timeout: float) -> Frame:
+        try:
+            return await asyncio.wait_for(self.ws.recv(), timeout)
+        except ConnectionClosed as closed:
+            raise Closed(closed.rcvd.code if closed.rcvd else 1006) from None
 
-    def quiet(self, seconds: float = 0.3) -> list[dict[str, Any]]:
-        """Everything that arrives within ``seconds``."""
-        got: list[dict[str, Any]] = []
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                got.append(self.recv(left))
-            except TimeoutError:
-                break
-        return got
-
-    def error(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next ``error`` (events that happen to arrive first are skipped)."""
-        message, _ = self.until(lambda m: m["type"] == "error", timeout)
-        return message
-
-    def join(self, table: str, last_seq: int | None = None) -> dict[str, Any]:
-        """Join (or re-join) a table; its snapshot."""
-        message: dict[str, Any] = {"type": "join", "table": table}
-        if last_seq is not None:
-            message["last_seq"] = last_seq
-        self.send(message)
-        snapshot, self.skipped = self.until(
-            lambda m: m["type"] == "snapshot" and m["table"] == table
-        )
-        return snapshot
-
-    def ping(self) -> None:
-        """A round trip: the connection is usable."""
-        mark = time.time()
-        self.send({"type": "ping", "t": mark})
-        self.until(lambda m: m["type"] == "pong" and m["t"] == mark)
+    async def close(self) -> None:
+        await self.ws.close()
 
 
 @contextlib.contextmanager

@@ -30,15 +30,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from burraco.engine import Smazzata
 from burraco.engine.cards import CARDS, Card
 from burraco.engine.events import Drew, Event, PozzettoTaken
 from burraco.engine.record import Record, read_record
 from burraco.engine.views import SPECTATOR
 
-from .support import Message, Played, ServerProcess, Session, TableClient
+from .harness import Server
+from .support import Message, Played, Session, TableClient
 
 CARD_TOKEN = re.compile(
     r"(?<![0-9A-Za-z])(?:(?:10|[2-9AJQK])[CDHS]|JK)(?![0-9A-Za-z])",
@@ -312,7 +311,7 @@ def replay_with_cli(record_text: str, folder: Path) -> dict[str, Any]:
     return result
 
 
-def check_match(server: ServerProcess, played: Played, folder: Path) -> Oracle:
+def check_match(server: Server, played: Played, folder: Path) -> Oracle:
     """The checks every finished match gets: its record replays with ``burraco replay`` to the
     totals announced in ``match_end``, and nothing anyone received leaks a card."""
     table, spectator, clients = played.table, played.spectator, played.clients
@@ -320,7 +319,8 @@ def check_match(server: ServerProcess, played: Played, folder: Path) -> Oracle:
     assert match_end is not None, "the match did not end"
     for client in clients:
         assert client.match_end == match_end, f"{client.user.name} saw another end"
-    answer = httpx.get(f"{server.base_url}/api/tables/{table}/record", timeout=30)
+    with server.client(timeout=30) as http:
+        answer = http.get(f"/api/tables/{table}/record")
     assert answer.status_code == 200, answer.text
     result = replay_with_cli(answer.text, folder)
     assert result["totals"] == match_end["totals"]

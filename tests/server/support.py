@@ -1,133 +1,28 @@
-"""What the server's play tests use: the real server in a subprocess, HTTP helpers and a
-WebSocket client that follows a table and can play it (random legal actions, seeded).
+"""What the server's play tests use: HTTP helpers and a WebSocket client that follows a table
+and can play it (random legal actions, seeded), against any ``harness.Server``.
 
-Nothing here is a mock: the server is ``burraco serve`` under uvicorn on a loopback port, the
-clients speak HTTP (httpx) and WebSocket (websockets) to it like any other program would.
+Nothing here is a mock: the server is the real app, in process (``inprocess.AppServer``, the
+default) or in a real process (``_live.LiveServer``); the clients speak HTTP (httpx) and
+WebSocket to it like any other program would.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, Any, Self
+from typing import Any, Self
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+
+from .harness import AsyncSocket, Server
 
 Message = dict[str, Any]
 """One JSON message received from (or sent to) the server."""
-
-STARTUP_SECONDS = 60.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``python -m burraco.cli.main serve`` on a free loopback port, in its own data folder."""
-
-    def __init__(self, folder: Path, *, disconnect_grace: float = 60.0) -> None:
-        self.folder = folder
-        self.disconnect_grace = disconnect_grace
-        self.port = 0
-        self.log_path = folder / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self._log: IO[bytes] | None = None
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def start(self) -> None:
-        """Start the server and wait until ``/api/info`` answers (a few tries: the free port
-        may be taken by someone else between choosing it and binding it)."""
-        for _ in range(3):
-            if self._start_once():
-                return
-        raise RuntimeError(f"the server did not start:\n{self.log_text()}")
-
-    def _start_once(self) -> bool:
-        self.port = free_port()
-        self._log = open(self.log_path, "ab")  # noqa: SIM115 (closed in stop)
-        command = [
-            *(sys.executable, "-m", "burraco.cli.main", "serve"),
-            *("--port", str(self.port)),
-            *("--data-dir", str(self.folder / "data")),
-            *("--bot-delay", "0"),
-            *("--disconnect-grace", str(self.disconnect_grace)),
-            *("--messages-per-second", "1000"),
-            *("--login-attempts-per-minute", "100000"),
-            # Test clients chat and rejoin at full speed (the limits have tests of their own).
-            *("--chats-per-minute", "100000"),
-            *("--table-chats-per-minute", "100000"),
-            *("--joins-per-minute", "100000"),
-            *("--log-level", "info"),
-        ]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen(
-            command, stdout=self._log, stderr=subprocess.STDOUT, env=env, cwd=self.folder
-        )
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                self._close_log()
-                return False
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{self.base_url}/api/info", timeout=2).status_code == 200:
-                    return True
-            time.sleep(0.05)
-        self.stop()
-        return False
-
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def stop(self) -> None:
-        process = self.process
-        if process is not None and process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        self._close_log()
-
-    def _close_log(self) -> None:
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-
-    def log_size(self) -> int:
-        return self.log_path.stat().st_size if self.log_path.exists() else 0
-
-    def log_text(self, since: int = 0) -> str:
-        if not self.log_path.exists():
-            return ""
-        with open(self.log_path, "rb") as handle:
-            handle.seek(since)
-            return handle.read().decode("utf-8", "replace")
-
 
 # ---------------------------------------------------------------------------------------- HTTP
 
@@ -146,8 +41,8 @@ class User:
 class Api:
     """The HTTP API as a program uses it (bearer tokens, JSON)."""
 
-    def __init__(self, server: ServerProcess) -> None:
-        self.http = httpx.AsyncClient(base_url=server.base_url, timeout=30)
+    def __init__(self, server: Server) -> None:
+        self.http: httpx.AsyncClient = server.async_client()
 
     async def __aenter__(self) -> Self:
         return self
@@ -221,7 +116,7 @@ class Session:
 
 
 class TableClient:
-    """Follows one table over a real WebSocket, keeps the latest snapshot/view/legal/seq and,
+    """Follows one table over a WebSocket, keeps the latest snapshot/view/legal/seq and,
     when asked to play, answers every turn of its seat with a random legal action (seeded).
 
     A player sends one action per ``legal`` list it receives (the list is used up when the
@@ -230,7 +125,7 @@ class TableClient:
     """
 
     def __init__(
-        self, server: ServerProcess, user: User, table: str, *, seed: int = 0, think: float = 0
+        self, server: Server, user: User, table: str, *, seed: int = 0, think: float = 0
     ) -> None:
         self.server = server
         self.user = user
@@ -240,7 +135,7 @@ class TableClient:
         """Seconds to wait before each action (a human-like pause)."""
         self.hold = False
         """While true the client reads messages but does not play."""
-        self.ws: ClientConnection | None = None
+        self.ws: AsyncSocket | None = None
         self.sessions: list[Session] = []
         self.you: int | None = None
         self.seq = 0
@@ -259,9 +154,7 @@ class TableClient:
     async def connect(self, *, last_seq: int | None = None) -> None:
         """Open a connection and join the table (with ``last_seq``: ask for what was missed)."""
         assert self.ws is None, "already connected"
-        self.ws = await connect(
-            f"{self.server.ws_url}?token={self.user.token}", open_timeout=20, ping_interval=None
-        )
+        self.ws = await self.server.aconnect(f"/ws?token={self.user.token}")
         self.sessions.append(Session(last_seq))
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome
@@ -287,7 +180,7 @@ class TableClient:
 
     async def recv(self, timeout: float = 30) -> Message:
         assert self.ws is not None, "not connected"
-        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        raw = await self.ws.recv(timeout)
         message: Message = json.loads(raw)
         self._note(message)
         self.sessions[-1].received.append((self.you, message))
@@ -431,7 +324,7 @@ async def joined(client: TableClient) -> TableClient:
 
 
 async def open_table(
-    server: ServerProcess,
+    server: Server,
     *,
     players: int,
     bots: dict[int, str],

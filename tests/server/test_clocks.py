@@ -16,15 +16,16 @@ from pathlib import Path
 from burraco.engine.autoplay import auto_play_action
 from burraco.engine.vp import TECHNICAL_MP, TECHNICAL_VP, vp_table
 
+from .harness import Server
 from .oracle import check_clocks, check_match
-from .support import Played, ServerProcess, is_kind, open_table
+from .support import Played, is_kind, open_table
 
 ROUND_SECONDS = 120
 HAND_SECONDS = 5
 BETWEEN = 1.0
 
 
-def test_turn_timer_auto_play_and_timeout(play_server: ServerProcess, tmp_path: Path) -> None:
+def test_turn_timer_auto_play_and_timeout(play_server: Server, tmp_path: Path) -> None:
     async def scenario() -> Played:
         played = await open_table(
             play_server,

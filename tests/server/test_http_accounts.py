@@ -1,4 +1,5 @@
-"""Accounts over HTTP, against a real server (uvicorn on loopback, its own SQLite database).
+"""Accounts over HTTP, against the server's app in process (``inprocess.AppServer``, its own
+SQLite database).
 
 Register (an argon2id hash is stored, never the password), names unique regardless of case, bad
 names and passwords, login (right, wrong, unknown name in the same time as a wrong password),
@@ -6,7 +7,8 @@ logout, guests, the session cookie's flags, bearer tokens, ``/api/me``, the rate
 attempts (per address and per name) and expired sessions.
 
 The server runs with its default login limit (10 a minute, bursts of 5); each test speaks from
-its own client addresses (``X-Forwarded-For``, which uvicorn trusts from 127.0.0.1 only), so the
+its own client addresses (``X-Forwarded-For``, which uvicorn trusts from 127.0.0.1 only: the
+in-process server has uvicorn's proxy-header middleware, its clients come from 127.0.0.1), so the
 limit applies to the tests that are about it and to no other.
 """
 
@@ -27,7 +29,8 @@ import pytest
 
 from burraco.server.ratelimit import FailureDelay
 
-from ._live import LiveServer, live_server
+from .harness import Server
+from .inprocess import app_server
 
 PASSWORD = "un segreto lungo"
 _addresses = (f"10.1.{i // 250}.{i % 250 + 1}" for i in itertools.count())
@@ -35,28 +38,28 @@ _names = (f"user_{i}" for i in itertools.count())
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("accounts")) as running:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with app_server(tmp_path_factory.mktemp("accounts")) as running:
         yield running
 
 
 @pytest.fixture(scope="module")
-def secure_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(tmp_path_factory.mktemp("secure"), secure_cookies=True) as running:
+def secure_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with app_server(tmp_path_factory.mktemp("secure"), secure_cookies=True) as running:
         yield running
 
 
 def post(
-    server: LiveServer, path: str, body: Any = None, *, address: str | None = None, **kw: Any
+    server: Server, path: str, body: Any = None, *, address: str | None = None, **kw: Any
 ) -> httpx.Response:
     """A POST from a client of its own (no cookies kept) at ``address`` (a fresh one if None)."""
     headers = {"X-Forwarded-For": address or next(_addresses), **kw.pop("headers", {})}
-    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as client:
+    with server.client() as client:
         return client.post(path, json=body, headers=headers, **kw)
 
 
-def get(server: LiveServer, path: str, **headers: str) -> httpx.Response:
-    with httpx.Client(base_url=server.url, timeout=20, trust_env=False) as client:
+def get(server: Server, path: str, **headers: str) -> httpx.Response:
+    with server.client() as client:
         return client.get(path, headers={"X-Forwarded-For": next(_addresses), **headers})
 
 
@@ -64,7 +67,7 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def register(server: LiveServer, name: str, password: str = PASSWORD) -> dict[str, Any]:
+def register(server: Server, name: str, password: str = PASSWORD) -> dict[str, Any]:
     answer = post(server, "/api/register", {"name": name, "password": password})
     assert answer.status_code == 201, answer.text
     body: dict[str, Any] = answer.json()
@@ -81,7 +84,7 @@ def error_of(answer: httpx.Response) -> str:
 # ---------------------------------------------------------------------------------- register
 
 
-def test_register_stores_an_argon2id_hash_never_the_password(server: LiveServer) -> None:
+def test_register_stores_an_argon2id_hash_never_the_password(server: Server) -> None:
     name = next(_names)
     body = register(server, name)
     assert body["user"]["name"] == name and body["user"]["guest"] is False
@@ -98,7 +101,7 @@ def test_register_stores_an_argon2id_hash_never_the_password(server: LiveServer)
         assert PASSWORD.encode() not in path.read_bytes()
 
 
-def test_the_same_password_gives_different_hashes(server: LiveServer) -> None:
+def test_the_same_password_gives_different_hashes(server: Server) -> None:
     first, second = next(_names), next(_names)
     register(server, first)
     register(server, second)
@@ -106,7 +109,7 @@ def test_the_same_password_gives_different_hashes(server: LiveServer) -> None:
     assert len({h for (h,) in hashes}) == 2  # salted
 
 
-def test_names_are_unique_regardless_of_case(server: LiveServer) -> None:
+def test_names_are_unique_regardless_of_case(server: Server) -> None:
     name = f"Lucia_{next(_names)}"
     register(server, name)
     for taken in (name.lower(), name.upper(), f"  {name} "):
@@ -137,7 +140,7 @@ def test_names_are_unique_regardless_of_case(server: LiveServer) -> None:
     ],
 )
 def test_bad_names_and_passwords_are_refused(
-    server: LiveServer, name: str, password: str, status: int, code: str
+    server: Server, name: str, password: str, status: int, code: str
 ) -> None:
     answer = post(server, "/api/register", {"name": name, "password": password})
     assert answer.status_code == status and error_of(answer) == code, answer.text
@@ -149,13 +152,13 @@ def test_bad_names_and_passwords_are_refused(
     "body",
     [None, [], {"name": "only_name"}, {"password": PASSWORD}, {"name": 5, "password": PASSWORD}],
 )
-def test_malformed_bodies_get_bad_request(server: LiveServer, body: Any) -> None:
+def test_malformed_bodies_get_bad_request(server: Server, body: Any) -> None:
     answer = post(server, "/api/register", body)
     assert answer.status_code == 422 and error_of(answer) == "bad_request"
     assert answer.json()["detail"]
 
 
-def test_a_body_that_is_not_json_gets_bad_request(server: LiveServer) -> None:
+def test_a_body_that_is_not_json_gets_bad_request(server: Server) -> None:
     answer = post(
         server,
         "/api/login",
@@ -168,7 +171,7 @@ def test_a_body_that_is_not_json_gets_bad_request(server: LiveServer) -> None:
 # ------------------------------------------------------------------------------------- login
 
 
-def test_login_with_the_right_password(server: LiveServer) -> None:
+def test_login_with_the_right_password(server: Server) -> None:
     name = next(_names)
     registered = register(server, name)
     answer = post(server, "/api/login", {"name": name.upper(), "password": PASSWORD})
@@ -180,7 +183,7 @@ def test_login_with_the_right_password(server: LiveServer) -> None:
     assert me.status_code == 200 and me.json() == registered["user"]
 
 
-def test_login_with_a_wrong_password_or_an_unknown_name(server: LiveServer) -> None:
+def test_login_with_a_wrong_password_or_an_unknown_name(server: Server) -> None:
     name = next(_names)
     register(server, name)
     wrong = post(server, "/api/login", {"name": name, "password": PASSWORD + "!"})
@@ -192,13 +195,13 @@ def test_login_with_a_wrong_password_or_an_unknown_name(server: LiveServer) -> N
     assert "set-cookie" not in wrong.headers and "set-cookie" not in unknown.headers
 
 
-def test_a_guest_has_no_password_to_log_in_with(server: LiveServer) -> None:
+def test_a_guest_has_no_password_to_log_in_with(server: Server) -> None:
     name = post(server, "/api/guest").json()["user"]["name"]
     answer = post(server, "/api/login", {"name": name, "password": PASSWORD})
     assert answer.status_code == 401 and error_of(answer) == "bad_login"
 
 
-def test_an_unknown_name_takes_as_long_as_a_wrong_password(server: LiveServer) -> None:
+def test_an_unknown_name_takes_as_long_as_a_wrong_password(server: Server) -> None:
     """Names cannot be probed by timing: an unknown name costs a password check too."""
     name = next(_names)
     register(server, name)
@@ -218,7 +221,7 @@ def test_an_unknown_name_takes_as_long_as_a_wrong_password(server: LiveServer) -
 # ---------------------------------------------------------------------------- sessions, me
 
 
-def test_me_needs_a_session(server: LiveServer) -> None:
+def test_me_needs_a_session(server: Server) -> None:
     for headers in (
         {},
         bearer("not-a-token"),
@@ -231,19 +234,19 @@ def test_me_needs_a_session(server: LiveServer) -> None:
         assert answer.json() == {"error": "not_authenticated", "message": "log in first"}
 
 
-def test_bearer_tokens_and_the_cookie_both_work(server: LiveServer) -> None:
+def test_bearer_tokens_and_the_cookie_both_work(server: Server) -> None:
     body = register(server, next(_names))
     assert get(server, "/api/me", **bearer(body["token"])).json() == body["user"]
     cookie = get(server, "/api/me", Cookie=f"burraco_session={body['token']}")
     assert cookie.status_code == 200 and cookie.json() == body["user"]
     # A browser client keeps the cookie it was given.
-    with httpx.Client(base_url=server.url, trust_env=False) as browser:
+    with server.client() as browser:
         guest = browser.post("/api/guest", headers={"X-Forwarded-For": next(_addresses)})
         assert browser.cookies.get("burraco_session") == guest.json()["token"]
         assert browser.get("/api/me").json() == guest.json()["user"]
 
 
-def test_logout_ends_the_session(server: LiveServer) -> None:
+def test_logout_ends_the_session(server: Server) -> None:
     body = register(server, next(_names))
     other = post(server, "/api/login", {"name": body["user"]["name"], "password": PASSWORD})
     token = body["token"]
@@ -259,7 +262,7 @@ def test_logout_ends_the_session(server: LiveServer) -> None:
     assert post(server, "/api/logout").status_code == 204
 
 
-def test_an_expired_session_is_refused(server: LiveServer) -> None:
+def test_an_expired_session_is_refused(server: Server) -> None:
     body = register(server, next(_names))
     token = body["token"]
     assert get(server, "/api/me", **bearer(token)).status_code == 200
@@ -273,7 +276,7 @@ def test_an_expired_session_is_refused(server: LiveServer) -> None:
     assert answer.status_code == 401 and error_of(answer) == "not_authenticated"
 
 
-def test_sessions_expire_in_thirty_days_and_guests_in_two(server: LiveServer) -> None:
+def test_sessions_expire_in_thirty_days_and_guests_in_two(server: Server) -> None:
     user = register(server, next(_names))
     guest = post(server, "/api/guest").json()
     for body, days in ((user, 30), (guest, 2)):
@@ -295,7 +298,7 @@ def _parse(moment: str) -> float:
 # ------------------------------------------------------------------------------------ guests
 
 
-def test_guests_get_generated_names(server: LiveServer) -> None:
+def test_guests_get_generated_names(server: Server) -> None:
     bodies = [post(server, "/api/guest").json() for _ in range(3)]
     names = [b["user"]["name"] for b in bodies]
     assert all(re.fullmatch(r"Ospite-\d{5}", n) for n in names), names
@@ -319,7 +322,7 @@ def cookie_flags(answer: httpx.Response) -> dict[str, str]:
     return flags
 
 
-def test_the_session_cookie_is_http_only_and_same_site_lax(server: LiveServer) -> None:
+def test_the_session_cookie_is_http_only_and_same_site_lax(server: Server) -> None:
     name = next(_names)
     answers = [
         post(server, "/api/register", {"name": name, "password": PASSWORD}),
@@ -336,7 +339,7 @@ def test_the_session_cookie_is_http_only_and_same_site_lax(server: LiveServer) -
         assert "secure" not in flags  # plain HTTP on loopback; see the next test
 
 
-def test_secure_cookies_behind_https(secure_server: LiveServer) -> None:
+def test_secure_cookies_behind_https(secure_server: Server) -> None:
     flags = cookie_flags(post(secure_server, "/api/guest"))
     assert "secure" in flags and "httponly" in flags and flags["samesite"].lower() == "lax"
 
@@ -344,7 +347,7 @@ def test_secure_cookies_behind_https(secure_server: LiveServer) -> None:
 # ------------------------------------------------------------------------------- rate limits
 
 
-def test_login_attempts_are_limited_per_address_and_per_name(server: LiveServer) -> None:
+def test_login_attempts_are_limited_per_address_and_per_name(server: Server) -> None:
     """Per address, and per address and name together: a guesser cannot lock the owner out
     from elsewhere (issue 19, M8); the name that keeps failing is slowed down instead, under
     every spelling of it, so a guessing attack spread over addresses gains nothing."""
@@ -401,7 +404,7 @@ def fullwidth(text: str) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
 
 
-def test_names_that_look_the_same_are_the_same_name(server: LiveServer) -> None:
+def test_names_that_look_the_same_are_the_same_name(server: Server) -> None:
     name = next(_names)
     registered = register(server, name)
     answer = post(server, "/api/register", {"name": fullwidth(name), "password": PASSWORD})
@@ -413,7 +416,7 @@ def test_names_that_look_the_same_are_the_same_name(server: LiveServer) -> None:
     assert other["user"]["name"].isascii()
 
 
-def test_guests_and_registrations_are_limited_per_address(server: LiveServer) -> None:
+def test_guests_and_registrations_are_limited_per_address(server: Server) -> None:
     address = next(_addresses)
     codes = [post(server, "/api/guest", address=address).status_code for _ in range(7)]
     assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]
@@ -424,5 +427,5 @@ def test_guests_and_registrations_are_limited_per_address(server: LiveServer) ->
     assert post(server, "/api/guest").status_code == 200  # another address
 
 
-def test_the_log_is_clean(server: LiveServer) -> None:
+def test_the_log_is_clean(server: Server) -> None:
     assert server.traceback_free(), server.log()

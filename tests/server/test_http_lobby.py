@@ -1,4 +1,5 @@
-"""The lobby over HTTP, against a real server (uvicorn on loopback, its own SQLite database).
+"""The lobby over HTTP, against the server's app in process (``inprocess.AppServer``, its own
+SQLite database).
 
 Creating tables (2 and 4 players, presets, a target or a number of smazzate, a clock or none,
 private or public) and the settings refused; the list of tables; sitting, standing, bots and
@@ -23,12 +24,13 @@ from burraco.engine.record import read_record, replay
 from burraco.server.app import create_app
 from burraco.server.config import ServerConfig
 
-from ._live import LiveServer, live_server
+from .harness import Server
+from .inprocess import app_server
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with app_server(
         tmp_path_factory.mktemp("lobby"),
         bot_delay=0.0,
         disconnect_grace=0.3,
@@ -60,7 +62,7 @@ class Player:
 
 
 @pytest.fixture
-def people(server: LiveServer) -> Iterator[list[Player]]:
+def people(server: Server) -> Iterator[list[Player]]:
     """Four guests, each with an HTTP client that sends his bearer token."""
     players = []
     for _ in range(4):
@@ -78,14 +80,14 @@ def refused(answer: httpx.Response, status: int, code: str) -> None:
     assert body["error"] == code and isinstance(body["message"], str) and body["message"], body
 
 
-def lobby(server: LiveServer) -> dict[str, dict[str, Any]]:
+def lobby(server: Server) -> dict[str, dict[str, Any]]:
     with server.client() as client:
         answer = client.get("/api/tables")
     assert answer.status_code == 200
     return {table["id"]: table for table in answer.json()}
 
 
-def info(server: LiveServer, table_id: str) -> dict[str, Any]:
+def info(server: Server, table_id: str) -> dict[str, Any]:
     with server.client() as client:
         answer = client.get(f"/api/tables/{table_id}")
     assert answer.status_code == 200, answer.text
@@ -93,7 +95,7 @@ def info(server: LiveServer, table_id: str) -> dict[str, Any]:
     return body
 
 
-def wait_for(server: LiveServer, table_id: str, status: str, seconds: float = 90.0) -> None:
+def wait_for(server: Server, table_id: str, status: str, seconds: float = 90.0) -> None:
     deadline = time.monotonic() + seconds
     while info(server, table_id)["status"] != status:
         assert time.monotonic() < deadline, f"table {table_id} never got {status}"
@@ -133,7 +135,7 @@ def wait_for(server: LiveServer, table_id: str, status: str, seconds: float = 90
         "unseated",
     ],
 )
-def test_create_a_table(server: LiveServer, people: list[Player], body: dict[str, Any]) -> None:
+def test_create_a_table(server: Server, people: list[Player], body: dict[str, Any]) -> None:
     creator = people[0]
     table = creator.create(**body)
     config = table["config"]
@@ -158,7 +160,7 @@ def test_create_a_table(server: LiveServer, people: list[Player], body: dict[str
         assert table["id"] not in listed
 
 
-def test_bots_fill_a_table_and_its_match_starts(server: LiveServer, people: list[Player]) -> None:
+def test_bots_fill_a_table_and_its_match_starts(server: Server, people: list[Player]) -> None:
     table = people[0].create(
         players=4, smazzate=1, bots={"1": "random", "2": "greedy", "3": "heuristic"}
     )
@@ -201,7 +203,7 @@ def test_bots_fill_a_table_and_its_match_starts(server: LiveServer, people: list
     ],
 )
 def test_bad_tables_are_refused(
-    server: LiveServer, people: list[Player], body: dict[str, Any], status: int, code: str
+    server: Server, people: list[Player], body: dict[str, Any], status: int, code: str
 ) -> None:
     creator = people[0]
     refused(creator.post("/api/tables", body), status, code)
@@ -209,9 +211,7 @@ def test_bad_tables_are_refused(
     assert made == [(0,)]
 
 
-def test_settings_that_are_not_numbers_are_refused(
-    server: LiveServer, people: list[Player]
-) -> None:
+def test_settings_that_are_not_numbers_are_refused(server: Server, people: list[Player]) -> None:
     for raw in ('{"smazzate":1,"between_smazzate":NaN}', '{"smazzate":1,"round_seconds":Infinity}'):
         answer = people[0].http.post(
             "/api/tables", content=raw, headers={"Content-Type": "application/json"}
@@ -219,7 +219,7 @@ def test_settings_that_are_not_numbers_are_refused(
         assert answer.status_code == 422, answer.text
 
 
-def test_creating_a_table_needs_a_session(server: LiveServer) -> None:
+def test_creating_a_table_needs_a_session(server: Server) -> None:
     with server.client() as client:
         refused(client.post("/api/tables", json={"smazzate": 1}), 401, "not_authenticated")
     with server.client("forged-token") as client:
@@ -230,7 +230,7 @@ def test_creating_a_table_needs_a_session(server: LiveServer) -> None:
 
 
 def test_the_lobby_lists_public_tables_that_have_not_finished(
-    server: LiveServer, people: list[Player]
+    server: Server, people: list[Player]
 ) -> None:
     a, b, *_ = people
     open_table = a.create(players=2, smazzate=1)
@@ -256,7 +256,7 @@ def test_the_lobby_lists_public_tables_that_have_not_finished(
         ]
 
 
-def test_an_unknown_table_is_404(server: LiveServer, people: list[Player]) -> None:
+def test_an_unknown_table_is_404(server: Server, people: list[Player]) -> None:
     with server.client() as client:
         refused(client.get("/api/tables/NoSuchTable1"), 404, "no_such_table")
     refused(people[0].post("/api/tables/NoSuchTable1/sit", {"seat": 0}), 404, "no_such_table")
@@ -272,7 +272,7 @@ def test_an_unknown_table_is_404(server: LiveServer, people: list[Player]) -> No
 # ----------------------------------------------------------------------------- sit and stand
 
 
-def test_sit_and_stand(server: LiveServer, people: list[Player]) -> None:
+def test_sit_and_stand(server: Server, people: list[Player]) -> None:
     a, b, c, _ = people
     table = a.create(players=2, smazzate=1)
     path = f"/api/tables/{table['id']}"
@@ -302,7 +302,7 @@ def test_sit_and_stand(server: LiveServer, people: list[Player]) -> None:
 # -------------------------------------------------------------------------------------- bots
 
 
-def test_seat_and_remove_bots(server: LiveServer, people: list[Player]) -> None:
+def test_seat_and_remove_bots(server: Server, people: list[Player]) -> None:
     a, b, c, _ = people
     table = a.create(players=4, smazzate=1)
     path = f"/api/tables/{table['id']}/bots"
@@ -336,7 +336,7 @@ def test_seat_and_remove_bots(server: LiveServer, people: list[Player]) -> None:
 # ------------------------------------------------------------------------- rematch and record
 
 
-def test_record_and_rematch(server: LiveServer, people: list[Player]) -> None:
+def test_record_and_rematch(server: Server, people: list[Player]) -> None:
     """A person against a bot; the person goes away and a bot plays for him to the end."""
     a, _, stranger, _ = people
     table = a.create(players=2, smazzate=1, bots={"1": "random"})
@@ -384,7 +384,7 @@ def test_record_and_rematch(server: LiveServer, people: list[Player]) -> None:
 # ---------------------------------------------------------------------------------- OpenAPI
 
 
-def test_openapi_describes_every_route(server: LiveServer) -> None:
+def test_openapi_describes_every_route(server: Server) -> None:
     with server.client() as client:
         answer = client.get("/api/openapi.json")
         docs = client.get("/api/docs")
@@ -450,7 +450,7 @@ def test_openapi_describes_every_route(server: LiveServer) -> None:
     }
 
 
-def test_server_info(server: LiveServer) -> None:
+def test_server_info(server: Server) -> None:
     with server.client() as client:
         body = client.get("/api/info").json()
     assert body["protocol"] == 1
@@ -458,7 +458,7 @@ def test_server_info(server: LiveServer) -> None:
     json.dumps(body)
 
 
-def test_server_stats_report_tables_and_the_collector(server: LiveServer) -> None:
+def test_server_stats_report_tables_and_the_collector(server: Server) -> None:
     with server.client() as client:
         client.post("/api/guest")
         created = client.post("/api/tables", json={"rules": "italian", "players": 2, "smazzate": 1})
@@ -470,7 +470,7 @@ def test_server_stats_report_tables_and_the_collector(server: LiveServer) -> Non
     assert len(gc_record["collections"]) == len(gc_record["longest_pause_ms"]) == 3
 
 
-def test_the_creator_cancels_a_waiting_table(server: LiveServer, people: list[Player]) -> None:
+def test_the_creator_cancels_a_waiting_table(server: Server, people: list[Player]) -> None:
     creator, other = people[0], people[1]
     table = creator.create(rules="italian", players=4, smazzate=1)  # two seats stay free
     assert other.post(f"/api/tables/{table['id']}/sit", {"seat": 1}).status_code == 200
@@ -484,7 +484,7 @@ def test_the_creator_cancels_a_waiting_table(server: LiveServer, people: list[Pl
     refused(creator.post(f"/api/tables/{table['id']}/cancel"), 409, "not_open")
 
 
-def test_a_started_table_cannot_be_cancelled(server: LiveServer, people: list[Player]) -> None:
+def test_a_started_table_cannot_be_cancelled(server: Server, people: list[Player]) -> None:
     creator = people[0]
     table = creator.create(rules="italian", players=2, smazzate=1, bots={"1": "random"})
     wait_for(server, table["id"], "playing")
@@ -492,7 +492,7 @@ def test_a_started_table_cannot_be_cancelled(server: LiveServer, people: list[Pl
 
 
 def test_an_account_has_at_most_max_open_tables_waiting(
-    server: LiveServer, people: list[Player]
+    server: Server, people: list[Player]
 ) -> None:
     creator = people[0]
     limit = ServerConfig().max_open_tables_per_user

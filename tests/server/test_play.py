@@ -17,14 +17,15 @@ import pytest
 from burraco.engine.events import Drew, PozzettoTaken
 from burraco.engine.views import SPECTATOR
 
+from .harness import Server
 from .oracle import Oracle, check_clocks, check_match
-from .support import Api, Message, Played, ServerProcess, TableClient, open_table, wait_for
+from .support import Api, Message, Played, TableClient, open_table, wait_for
 
 MATCH_SECONDS = 120.0
 
 
 async def play_match(
-    server: ServerProcess,
+    server: Server,
     *,
     players: int,
     bots: dict[int, str],
@@ -48,7 +49,7 @@ async def play_match(
     return played
 
 
-def test_two_players_two_clients(play_server: ServerProcess, tmp_path: Path) -> None:
+def test_two_players_two_clients(play_server: Server, tmp_path: Path) -> None:
     """Two people over WebSockets play a round of two smazzate; the second sits down while
     already following the table."""
     played = asyncio.run(play_match(play_server, players=2, bots={}, late_sitter=True, smazzate=2))
@@ -62,7 +63,7 @@ def test_two_players_two_clients(play_server: ServerProcess, tmp_path: Path) -> 
     assert_leak_check_catches_leaks(oracle, played)
 
 
-def test_two_players_client_against_server_bot(play_server: ServerProcess, tmp_path: Path) -> None:
+def test_two_players_client_against_server_bot(play_server: Server, tmp_path: Path) -> None:
     """One person against a server bot, to a target score."""
     played = asyncio.run(
         play_match(play_server, players=2, bots={1: "greedy"}, late_sitter=False, target=100)
@@ -76,7 +77,7 @@ def test_two_players_client_against_server_bot(play_server: ServerProcess, tmp_p
     assert not any(m["auto"] for m in oracle.events.values() if m["kind"] == "action")
 
 
-def test_four_players_four_clients(play_server: ServerProcess, tmp_path: Path) -> None:
+def test_four_players_four_clients(play_server: Server, tmp_path: Path) -> None:
     """Four people in two lines, with a chess clock (line banks shared by partners)."""
     played = asyncio.run(
         play_match(
@@ -96,9 +97,7 @@ def test_four_players_four_clients(play_server: ServerProcess, tmp_path: Path) -
     assert seats == {0, 1, 2, 3}
 
 
-def test_four_players_client_and_three_server_bots(
-    play_server: ServerProcess, tmp_path: Path
-) -> None:
+def test_four_players_client_and_three_server_bots(play_server: Server, tmp_path: Path) -> None:
     """One person with three server bots; a second spectator comes in mid-match (snapshot)."""
 
     async def scenario() -> tuple[Played, TableClient]:

@@ -3,9 +3,9 @@
 First the decoder alone: every client message type, and every way a frame can be malformed, each
 with its error code (docs/protocol.md). Then hypothesis feeds the decoder arbitrary text, bytes
 and JSON: it returns a well-formed message or raises ``ProtocolError``, nothing else. Last, the
-same kinds of frames go to a real server (uvicorn on loopback) over one connection, interleaved
-with valid messages: every frame gets its answer, the connection stays usable, and the server
-logs no traceback.
+same kinds of frames go to the server (its app in process, ``inprocess.AppServer``) over one
+connection, interleaved with valid messages: every frame gets its answer, the connection stays
+usable, and the server logs no traceback.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ from burraco.server.protocol import (
     encode,
 )
 
-from ._live import LiveServer, live_server
+from .harness import Server
+from .inprocess import app_server
 
 # --------------------------------------------------------------------------- decoding: valid
 
@@ -377,12 +378,12 @@ def test_decode_messages_with_the_right_keys_and_any_values(data: dict[str, Any]
     decode_or_error(json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass"))
 
 
-# ------------------------------------------------------------------------- the live server
+# ------------------------------------------------------------------ the server (in process)
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with app_server(
         tmp_path_factory.mktemp("fuzz"),
         bot_delay=0.0,
         messages_per_second=100_000.0,  # the fuzzer sends fast; flooding is tested elsewhere
@@ -399,7 +400,7 @@ class Table:
     """A 2-player table in play: the fuzzer's connection holds seat 0 (the other seat is a
     second player who never connects, so nothing moves unless the fuzzer plays)."""
 
-    def __init__(self, server: LiveServer) -> None:
+    def __init__(self, server: Server) -> None:
         token, _ = server.guest()
         other, _ = server.guest()
         with server.client(token) as client:
@@ -416,7 +417,7 @@ class Table:
 
 
 @pytest.fixture(scope="module")
-def table(server: LiveServer) -> Iterator[Table]:
+def table(server: Server) -> Iterator[Table]:
     table = Table(server)
     yield table
     table.peer.close()
@@ -513,18 +514,16 @@ def check_answers(table: Table, frame: str | bytes, answers: list[dict[str, Any]
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(data=st.data())
-def test_live_server_answers_every_frame(
-    server: LiveServer, table: Table, data: st.DataObject
-) -> None:
+def test_the_server_answers_every_frame(server: Server, table: Table, data: st.DataObject) -> None:
     frames = data.draw(st.lists(frames_for(table), min_size=1, max_size=5), label="frames")
     for frame in frames:
         check_answers(table, frame, exchange(table, frame))
     table.peer.ping()
-    assert server.running
+    assert server.alive()
 
 
-def test_live_server_survives_random_frames_without_a_traceback(
-    server: LiveServer, table: Table
+def test_the_server_survives_random_frames_without_a_traceback(
+    server: Server, table: Table
 ) -> None:
     """Raw frames, no hypothesis shrinking: many at once on the same connection, then the
     connection still plays its part (a snapshot, a ping) and the log is clean."""
@@ -546,10 +545,10 @@ def test_live_server_survives_random_frames_without_a_traceback(
     snapshot = table.peer.join(table.id)
     assert snapshot["you"] == 0 and snapshot["info"]["status"] == "playing"
     table.peer.ping()
-    assert server.running
+    assert server.alive()
     assert server.traceback_free(), server.log()
 
 
-def test_live_server_log_has_no_traceback(server: LiveServer, table: Table) -> None:
+def test_the_server_log_has_no_traceback(server: Server, table: Table) -> None:
     table.peer.ping()
     assert server.traceback_free(), server.log()

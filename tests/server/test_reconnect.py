@@ -14,8 +14,9 @@ from typing import Any
 
 from burraco.server.table import EVENT_MEMORY
 
+from .harness import Server
 from .oracle import check_match
-from .support import Message, Played, ServerProcess, TableClient, open_table, wait_for
+from .support import Message, Played, TableClient, open_table, wait_for
 
 SCENARIO_SECONDS = 120.0
 
@@ -50,7 +51,7 @@ def spectator_kinds(played: Played, first: int, last: int) -> list[str]:
     return [events[seq] for seq in range(first, last + 1)]
 
 
-def test_reconnecting_gets_what_it_missed(play_server: ServerProcess, tmp_path: Path) -> None:
+def test_reconnecting_gets_what_it_missed(play_server: Server, tmp_path: Path) -> None:
     """A reconnects four times: with ``last_seq`` after missing a turn of B (exactly the missed
     events, then ``synced``); like a page reload, without ``last_seq`` (a snapshot with the same
     content as before); with a ``last_seq`` too old for the server's memory (a snapshot); and
@@ -139,9 +140,7 @@ def test_reconnecting_gets_what_it_missed(play_server: ServerProcess, tmp_path: 
     assert reload, "the smazzata ended before the page reload"
 
 
-def test_absent_player_is_replaced_then_comes_back(
-    play_server: ServerProcess, tmp_path: Path
-) -> None:
+def test_absent_player_is_replaced_then_comes_back(play_server: Server, tmp_path: Path) -> None:
     """With a disconnect grace of 1 s: A drops; the others see ``away`` with a deadline, then
     ``substitute``, and a bot plays A's seat (``auto: true``); A reconnects, gets the events he
     missed (``back`` last), and plays his seat again."""

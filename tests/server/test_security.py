@@ -1,4 +1,6 @@
-"""Bad input and security on the WebSocket, against a real server (uvicorn on loopback).
+"""Bad input and security on the WebSocket, against the server's app in process
+(``inprocess.AppServer``); what is uvicorn's own (its frame size limit, its access log) against a
+real server (``_live.Server``, uvicorn on loopback).
 
 Each bad message (malformed, of an unknown type, out of turn, for another seat, at a table not
 joined, with an event number from the future, too large, one too many) gets an ``error`` with its
@@ -19,17 +21,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from burraco.engine import Card, NotationError
 from burraco.server.config import ServerConfig
 from burraco.server.protocol import MAX_FRAME
 from burraco.server.ratelimit import Bucket, RateLimiter
 
-from ._live import LiveServer, Peer, live_server
+from ._live import live_server
+from .harness import Closed, Peer, Server, closed_code
+from .inprocess import app_server
 
 # ----------------------------------------------------------------------------- token buckets
 
@@ -78,19 +79,28 @@ def test_rate_limiter_forgets_full_buckets_when_it_grows() -> None:
 # ------------------------------------------------------------------------------- live server
 
 
+SETTINGS: dict[str, Any] = {
+    "bot_delay": 0.0,
+    "login_attempts_per_minute": 60_000.0,
+    # The chat limits per account and per table have their own tests (test_chat_limits): here
+    # chat lines are the messages that test the per-connection limit.
+    "chats_per_minute_per_account": 60_000.0,
+    "chats_per_minute_per_table": 60_000.0,
+    "joins_per_minute": 60_000.0,
+    "disconnect_grace": 600.0,
+}
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with live_server(
-        tmp_path_factory.mktemp("security"),
-        bot_delay=0.0,
-        login_attempts_per_minute=60_000.0,
-        # The chat limits per account and per table have their own tests (test_chat_limits):
-        # here chat lines are the messages that test the per-connection limit.
-        chats_per_minute_per_account=60_000.0,
-        chats_per_minute_per_table=60_000.0,
-        joins_per_minute=60_000.0,
-        disconnect_grace=600.0,
-    ) as running:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with app_server(tmp_path_factory.mktemp("security"), **SETTINGS) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A real server, for what uvicorn itself does (frame size limit, access log)."""
+    with live_server(tmp_path_factory.mktemp("security-live"), **SETTINGS) as running:
         yield running
 
 
@@ -98,7 +108,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 class Duel:
     """A 2-player untimed table in play between two connected guests, and a third guest."""
 
-    server: LiveServer
+    server: Server
     id: str
     tokens: dict[int, str]
     players: dict[int, Peer]
@@ -130,7 +140,11 @@ def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def duel(server: LiveServer) -> Iterator[Duel]:
+def duel(server: Server) -> Iterator[Duel]:
+    yield from a_duel(server)
+
+
+def a_duel(server: Server) -> Iterator[Duel]:
     tokens = {0: server.guest()[0], 1: server.guest()[0]}
     with server.client(tokens[0]) as client:
         created = client.post("/api/tables", json={"players": 2, "smazzate": 1})
@@ -162,27 +176,15 @@ def assert_unchanged(duel: Duel, before: dict[int, dict[str, Any]]) -> None:
 # ------------------------------------------------------------------------- authentication
 
 
-def closed_code(server: LiveServer, path: str = "/ws", **options: Any) -> int:
-    """Open a socket and return the code it is closed with (0: not closed, got a message)."""
-    url = server.ws_url.removesuffix("/ws") + path
-    with connect(url, proxy=None, open_timeout=10, **options) as ws:
-        try:
-            ws.recv(timeout=10)
-        except ConnectionClosed as closed:
-            assert closed.rcvd is not None
-            return closed.rcvd.code
-    return 0
-
-
-def test_websocket_without_a_session_is_closed_with_4401(server: LiveServer) -> None:
+def test_websocket_without_a_session_is_closed_with_4401(server: Server) -> None:
     assert closed_code(server) == 4401
-    assert closed_code(server, additional_headers={"Authorization": "Bearer nonsense"}) == 4401
-    assert closed_code(server, additional_headers={"Authorization": "Basic dXNlcjpwdw=="}) == 4401
+    assert closed_code(server, headers={"Authorization": "Bearer nonsense"}) == 4401
+    assert closed_code(server, headers={"Authorization": "Basic dXNlcjpwdw=="}) == 4401
     assert closed_code(server, "/ws?token=nonsense") == 4401
-    assert closed_code(server, additional_headers={"Cookie": "burraco_session=nonsense"}) == 4401
+    assert closed_code(server, headers={"Cookie": "burraco_session=nonsense"}) == 4401
 
 
-def test_websocket_after_logout_or_expiry_is_closed_with_4401(server: LiveServer) -> None:
+def test_websocket_after_logout_or_expiry_is_closed_with_4401(server: Server) -> None:
     token, user = server.guest()
     assert closed_code(server, f"/ws?token={token}") == 0
     with server.client(token) as client:
@@ -198,26 +200,31 @@ def test_websocket_after_logout_or_expiry_is_closed_with_4401(server: LiveServer
     assert closed_code(server, f"/ws?token={token}") == 4401
 
 
-def test_websocket_takes_a_header_a_query_token_or_the_cookie(server: LiveServer) -> None:
+def test_websocket_takes_a_header_a_query_token_or_the_cookie(server: Server) -> None:
     token, user = server.guest()
-    ways: list[dict[str, Any]] = [
-        {"additional_headers": {"Authorization": f"Bearer {token}"}},
-        {"additional_headers": {"Cookie": f"burraco_session={token}"}},
+    ways: list[dict[str, str]] = [
+        {"Authorization": f"Bearer {token}"},
+        {"Cookie": f"burraco_session={token}"},
     ]
-    for options in ways:
-        with connect(server.ws_url, proxy=None, **options) as ws:
-            welcome = json.loads(ws.recv(timeout=10))
-            assert welcome["type"] == "welcome" and welcome["protocol"] == 1
-            assert welcome["user"] == user
-    with connect(f"{server.ws_url}?token={token}", proxy=None) as ws:
-        assert json.loads(ws.recv(timeout=10))["user"] == user
+    for headers in ways:
+        ws = server.connect(headers=headers)
+        welcome = json.loads(ws.recv(10))
+        ws.close()
+        assert welcome["type"] == "welcome" and welcome["protocol"] == 1
+        assert welcome["user"] == user
+    ws = server.connect(f"/ws?token={token}")
+    assert json.loads(ws.recv(10))["user"] == user
+    ws.close()
 
 
-def test_tokens_in_urls_stay_out_of_the_log(server: LiveServer) -> None:
+def test_tokens_in_urls_stay_out_of_the_log(live: Server) -> None:
+    """uvicorn's access log (a real server: in process there is none) never shows a token."""
+    server = live
     token, _ = server.guest()
-    with connect(f"{server.ws_url}?token={token}&x=1", proxy=None) as ws:
-        ws.recv(timeout=10)
-    with httpx.Client(base_url=server.url, trust_env=False) as client:
+    ws = server.connect(f"/ws?token={token}&x=1")
+    ws.recv(10)
+    ws.close()
+    with server.client() as client:
         client.get(f"/api/info?token={token}")
     expected = ("/ws?token=[redacted]&x=1", "/api/info?token=[redacted]")
     deadline = time.monotonic() + 5
@@ -227,14 +234,14 @@ def test_tokens_in_urls_stay_out_of_the_log(server: LiveServer) -> None:
     assert token not in server.log()
 
 
-def test_a_page_of_another_origin_cannot_use_the_cookie(server: LiveServer) -> None:
+def test_a_page_of_another_origin_cannot_use_the_cookie(server: Server) -> None:
     """Cross-site WebSocket hijacking: the browser would send the cookie; the server checks
     the page's origin. A token is not sent by browsers on their own, so it needs no check."""
     token, _ = server.guest()
     cookie = {"Cookie": f"burraco_session={token}"}
     evil = "http://evil.example"
-    assert closed_code(server, additional_headers=cookie, origin=evil) == 4401
-    assert closed_code(server, additional_headers=cookie, origin=server.url) == 0
+    assert closed_code(server, headers=cookie, origin=evil) == 4401
+    assert closed_code(server, headers=cookie, origin=server.url) == 0
     assert closed_code(server, f"/ws?token={token}", origin=evil) == 0
 
 
@@ -283,7 +290,7 @@ def frame_for(duel: Duel, frame: Any) -> str | bytes:
     ("frame", "code"), [(f, c) for _, f, c in BAD_FRAMES], ids=[b[0] for b in BAD_FRAMES]
 )
 def test_a_bad_frame_gets_its_error_and_changes_nothing(
-    server: LiveServer, duel: Duel, frame: Any, code: str
+    server: Server, duel: Duel, frame: Any, code: str
 ) -> None:
     before = duel.snapshots()
     for peer in (duel.peer(0), duel.peer(1)):
@@ -295,23 +302,31 @@ def test_a_bad_frame_gets_its_error_and_changes_nothing(
     assert_unchanged(duel, before)
 
 
-def test_an_oversized_frame_is_refused_and_a_huge_one_closes_only_its_socket(
-    server: LiveServer, duel: Duel
-) -> None:
+def test_an_oversized_frame_is_refused(duel: Duel) -> None:
     before = duel.snapshots()
     peer = duel.peer(0)
     peer.send("x" * (MAX_FRAME + 1))
     assert peer.error()["code"] == "too_large"
     peer.ping()
-    # Past the transport's limit (1 MiB, as `burraco serve`) the socket itself is closed
-    # (1009, message too big); the server and the other connections go on.
-    with server.peer(duel.stranger_token) as flooder:
-        flooder.send("x" * (2 << 20))
-        with pytest.raises(ConnectionClosed) as closed:
-            flooder.recv()
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     assert_unchanged(duel, before)
-    duel.stranger.ping()
+
+
+def test_a_huge_frame_closes_only_its_socket(live: Server) -> None:
+    """Past uvicorn's limit (1 MiB, as `burraco serve`: a real server) the socket itself is
+    closed (1009, message too big); the server and the other connections go on."""
+    for duel in a_duel(live):
+        before = duel.snapshots()
+        peer = duel.peer(0)
+        peer.send("x" * (MAX_FRAME + 1))
+        assert peer.error()["code"] == "too_large"
+        peer.ping()
+        with live.peer(duel.stranger_token) as flooder:
+            flooder.send("x" * (2 << 20))
+            with pytest.raises(Closed) as closed:
+                flooder.recv()
+            assert closed.value.code == 1009
+        assert_unchanged(duel, before)
+        duel.stranger.ping()
 
 
 # ------------------------------------------------------------------------- play out of bounds
@@ -541,20 +556,21 @@ def test_chat_is_stored_and_sent_as_text(duel: Duel) -> None:
     assert said["text"] == '"><img src=x onerror=alert(1)>' and said["seat"] is None
 
 
-def test_http_still_answers(server: LiveServer) -> None:
+def test_http_still_answers(server: Server) -> None:
     """After all of the above the server is alive and its log is clean."""
-    assert httpx.get(f"{server.url}/api/info", trust_env=False).status_code == 200
+    with server.client() as client:
+        assert client.get("/api/info").status_code == 200
     assert server.traceback_free(), server.log()
 
 
-def test_one_account_holds_at_most_max_sockets_per_user(server: LiveServer) -> None:
+def test_one_account_holds_at_most_max_sockets_per_user(server: Server) -> None:
     token, _user = server.guest()
-    url = server.ws_url + f"?token={token}"
     limit = ServerConfig().max_sockets_per_user
     with contextlib.ExitStack() as stack:
         for _ in range(limit):
-            socket = stack.enter_context(connect(url, proxy=None, open_timeout=10))
-            assert json.loads(socket.recv(timeout=10))["type"] == "welcome"
+            socket = server.connect(f"/ws?token={token}")
+            stack.callback(socket.close)
+            assert json.loads(socket.recv(10))["type"] == "welcome"
         assert closed_code(server, f"/ws?token={token}") == 4429
     # Closing them frees the places (the count goes down as each socket ends).
     deadline = time.monotonic() + 10
