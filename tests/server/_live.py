@@ -196,16 +196,20 @@ def _child(fd: int, options: str) -> None:
     from burraco.server.config import ServerConfig
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from burraco.server.transport import TransportLimits
+
     settings = json.loads(options)
     settings["data_dir"] = Path(settings["data_dir"])
+    header_timeout = settings.pop("header_timeout", 10.0)
     app = create_app(ServerConfig(**settings))
     listener = socket.socket(fileno=fd)
+    limits = TransportLimits(header_timeout=header_timeout)
     server = uvicorn.Server(
         uvicorn.Config(
             app,
             log_level="info",
-            ws_max_size=1 << 20,  # as `burraco serve`
             timeout_graceful_shutdown=3,
+            **limits.uvicorn_options(),  # as `burraco serve`
         )
     )
     server.run(sockets=[listener])

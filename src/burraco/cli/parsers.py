@@ -297,6 +297,21 @@ def add_serve_parser(commands: Commands) -> None:
         default=60.0,
         help="table joins (each answered with a snapshot) per connection a minute (60)",
     )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a request's headers may take to arrive (10)",
+    )
+    parser.add_argument(
+        "--keep-alive", type=float, default=5.0, help="seconds an idle connection stays open (5)"
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=2000,
+        help="connections and requests at once; more are answered 503 (2000)",
+    )
     parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
     parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
     parser.add_argument(

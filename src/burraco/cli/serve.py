@@ -11,6 +11,7 @@ def run(args: argparse.Namespace) -> int:
 
     from burraco.server.app import create_app
     from burraco.server.config import ServerConfig
+    from burraco.server.transport import TransportLimits
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     config = ServerConfig(
@@ -35,13 +36,16 @@ def run(args: argparse.Namespace) -> int:
             "--test-seed %d: deals are predictable; this server is for tests only", args.test_seed
         )
     print(f"Burraco server: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops it)")
+    limits = TransportLimits(
+        header_timeout=args.header_timeout,
+        keep_alive=args.keep_alive,
+        max_connections=args.max_connections,
+    )
     uvicorn.run(
         create_app(config),
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        ws_max_size=1 << 20,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        **limits.uvicorn_options(),
     )
     return 0
