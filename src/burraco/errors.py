@@ -75,6 +75,8 @@ class ErrorCode(StrEnum):
     LATE = "late"
     MAIL_FAILED = "mail_failed"
     # The server itself.
+    NO_SUCH_ROUTE = "no_such_route"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
     SERVER_ERROR = "server_error"
 
 

@@ -19,6 +19,7 @@ from . import errors, fairness
 from .botrunner import BotRunner
 from .collector import Collector
 from .config import ServerConfig
+from .headers import SecurityHeaders
 from .hub import Hub
 from .ratelimit import FailureDelay, RateLimiter
 from .routes import accounts, history, info, lobby, pages, ws
@@ -53,6 +54,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.login_limiter = RateLimiter(rate=config.login_attempts_per_minute / 60, burst=5)
     app.state.login_failures = FailureDelay()
     errors.install(app)
+    app.add_middleware(SecurityHeaders)
     for area in (accounts, lobby, history, info, ws):
         area.install(app)
     club_routes.install(app)  # /api/club/... (before the static files mounted at /)

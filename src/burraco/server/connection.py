@@ -21,12 +21,16 @@ _ids = itertools.count(1)
 
 
 class Connection:
-    def __init__(self, user: UserInfo, *, joins_per_minute: float = 60.0) -> None:
+    def __init__(
+        self, user: UserInfo, *, joins_per_minute: float = 60.0, session: str | None = None
+    ) -> None:
         self.id = next(_ids)
         self.user = user
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         self.closed = False
         self.tables: set[str] = set()
+        self.session = session
+        """The session token the socket was opened with (a logout closes it)."""
         rate = joins_per_minute / 60
         burst = max(JOIN_BURST, 3 * rate)
         self.joins = Bucket(rate, burst, burst, time.monotonic())

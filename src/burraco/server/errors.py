@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from burraco.engine.errors import RulesError
 from burraco.errors import ErrorCode, ServiceError
@@ -78,6 +79,8 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.CONFLICT: _CONFLICT,
         C.LATE: _CONFLICT,
         C.MAIL_FAILED: 502,
+        C.NO_SUCH_ROUTE: 404,
+        C.METHOD_NOT_ALLOWED: 405,
         C.SERVER_ERROR: 500,
     }
 )
@@ -91,6 +94,10 @@ CLOSE_CODE: Final[Mapping[ErrorCode, int]] = MappingProxyType(
     }
 )
 """WebSocket close codes of the refusals that end a connection (docs/protocol.md)."""
+
+_STARLETTE_CODES: Final[Mapping[int, ErrorCode]] = MappingProxyType(
+    {404: C.NO_SUCH_ROUTE, 405: C.METHOD_NOT_ALLOWED, 413: C.TOO_LARGE, 429: C.RATE_LIMITED}
+)
 
 
 def http_status(code: ErrorCode) -> int:
@@ -152,4 +159,12 @@ def install(app: FastAPI) -> None:
         body = http_body(C.BAD_REQUEST, message) | {"detail": errors}
         return JSONResponse(body, http_status(C.BAD_REQUEST))
 
-    del service_error, rules_error, tournament_settings_error, validation_error  # registered
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        # Starlette's own refusals (an unknown path, a wrong method, a body it cannot read)
+        # in the documented shape too, not as ``{"detail": ...}``.
+        code = _STARLETTE_CODES.get(error.status_code, C.BAD_REQUEST)
+        body = http_body(code, str(error.detail))
+        return JSONResponse(body, error.status_code, headers=error.headers)
+
+    del service_error, rules_error, tournament_settings_error, validation_error, http_error

@@ -147,14 +147,23 @@ class Hub:
             actor.start()
             return actor
 
-    def connect(self, user: UserInfo) -> Connection | None:
-        """A new connection of ``user``, or None when he already has ``max_sockets_per_user``."""
+    def connect(self, user: UserInfo, *, session: str | None = None) -> Connection | None:
+        """A new connection of ``user`` (opened with the session token ``session``), or None
+        when he already has ``max_sockets_per_user``."""
         if self._sockets_of[user.id] >= self.config.max_sockets_per_user:
             return None
         self._sockets_of[user.id] += 1
-        conn = Connection(user, joins_per_minute=self.config.joins_per_minute)
+        conn = Connection(user, joins_per_minute=self.config.joins_per_minute, session=session)
         self.connections.add(conn)
         return conn
+
+    def end_session(self, token: str) -> int:
+        """Close the connections opened with a session that has just ended (a logout): a
+        socket must not outlive the login it was opened with. Returns how many."""
+        ended = [c for c in self.connections if c.session == token]
+        for conn in ended:
+            conn.close()
+        return len(ended)
 
     def disconnect(self, conn: Connection) -> None:
         if conn not in self.connections:

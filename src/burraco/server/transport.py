@@ -66,8 +66,11 @@ class TransportLimits:
     """Seconds an idle keep-alive connection stays open."""
     max_connections: int = 2000
     """Connections and requests in progress at once; more are answered 503."""
-    ws_max_size: int = 1 << 20
-    """Bytes of one WebSocket frame (larger: the socket is closed with 1009)."""
+    ws_max_size: int = 64 * 1024
+    """Bytes of one WebSocket frame read at all (larger: the socket is closed with 1009). Four
+    times the protocol's own limit (``protocol.MAX_FRAME``, 16 KiB), which a frame between the
+    two is refused by with a ``too_large`` error: a client that sends a little too much hears
+    why, and nobody makes the server read a megabyte to refuse it (issue 19)."""
     ws_ping: float = 20.0
     """Seconds between WebSocket pings, and to wait for the pong."""
 

@@ -596,9 +596,18 @@ class Store:
             row = await session.get(models.MatchLog, (table_id, match_no))
             return None if row is None else row.record
 
-    async def matches(self, *, user_name: str | None = None, limit: int = 50) -> list[MatchInfo]:
+    async def matches(
+        self, *, user_name: str | None = None, public_only: bool = True, limit: int = 50
+    ) -> list[MatchInfo]:
+        """The last finished matches (of ``user_name``'s, if given); ``public_only``: of
+        public tables only (a private table's id is its invitation, issue 19)."""
         async with self.sessions() as session:
             query = select(models.MatchLog).order_by(models.MatchLog.finished_at.desc())
+            if public_only:
+                table = models.GameTable
+                query = query.join(table, table.id == models.MatchLog.table_id).where(
+                    table.public.is_(True)
+                )
             rows = (await session.scalars(query.limit(limit * 4 if user_name else limit))).all()
         out = [
             MatchInfo(

@@ -70,6 +70,7 @@ async def logout(request: Request, response: Response, hub: HubDep) -> None:
     token = session_token(request.headers.get("authorization"), request.cookies)
     if token:
         await hub.store.delete_session(token)
+        hub.end_session(token)
     response.delete_cookie(auth.SESSION_COOKIE)
 
 

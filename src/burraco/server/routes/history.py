@@ -42,7 +42,8 @@ async def replay(table_id: str, hub: HubDep, match: QueryId = 1) -> Response | d
 
 async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dict[str, Any]]:
     name = (await current_user(request)).name if mine else None
-    rows = await hub.store.matches(user_name=name)
+    # The public list shows public tables' matches; one's own list shows one's private ones too.
+    rows = await hub.store.matches(user_name=name, public_only=not mine)
     return [
         {
             "table": r.table_id,

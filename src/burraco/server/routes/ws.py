@@ -36,7 +36,7 @@ from ..protocol import (
 from ..ratelimit import Bucket
 from ..table import TableError, commands
 from ..tournaments import TournamentError
-from .deps import HubDep, bearer, user_from
+from .deps import HubDep, bearer, session_token, user_from
 
 log = logging.getLogger("burraco.server")
 
@@ -83,7 +83,10 @@ async def _open(socket: WebSocket, hub: Hub, config: ServerConfig) -> Connection
             code=errors.close_code(ErrorCode.NOT_AUTHENTICATED), reason="not authenticated"
         )
         return None
-    conn = hub.connect(user)
+    token = socket.query_params.get("token") or session_token(
+        socket.headers.get("authorization"), socket.cookies
+    )
+    conn = hub.connect(user, session=token)
     if conn is None:
         await socket.close(
             code=errors.close_code(ErrorCode.TOO_MANY_SOCKETS),
