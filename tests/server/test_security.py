@@ -243,6 +243,9 @@ def test_a_page_of_another_origin_cannot_use_the_cookie(server: Server) -> None:
     assert closed_code(server, headers=cookie, origin=evil) == 4401
     assert closed_code(server, headers=cookie, origin=server.url) == 0
     assert closed_code(server, f"/ws?token={token}", origin=evil) == 0
+    # A client-sent X-Forwarded-Host does not make the evil page the server's own (issue 19).
+    forged = cookie | {"X-Forwarded-Host": "evil.example"}
+    assert closed_code(server, headers=forged, origin=evil) == 4401
 
 
 # ------------------------------------------------------------------------------ bad frames

@@ -312,6 +312,13 @@ def add_serve_parser(commands: Commands) -> None:
         default=2000,
         help="connections and requests at once; more are answered 503 (2000)",
     )
+    parser.add_argument(
+        "--allowed-origin-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a public host name pages may come from, when a proxy rewrites Host (repeatable)",
+    )
     parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
     parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
     parser.add_argument(

@@ -42,6 +42,10 @@ class ServerConfig:
     login_attempts_per_minute: float = 10.0
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     bot_workers: int = 2
+    allowed_origin_hosts: tuple[str, ...] = ()
+    """Host names (with the port if not the default) that pages may open cookie-authenticated
+    WebSockets from besides the request's own ``Host``: a proxy that rewrites ``Host`` lists the
+    public name here. ``X-Forwarded-Host`` is never trusted."""
     send_deadline_seconds: float = 30.0
     """A message the client has not taken in this long (its socket's buffers full: a client
     that does not read) drops the connection, and its seat counts as away (issue 19, M7)."""

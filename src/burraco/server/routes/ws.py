@@ -45,18 +45,21 @@ async def websocket(socket: WebSocket, hub: HubDep) -> None:
     await serve_socket(socket, hub, hub.config)
 
 
-def _cross_origin_cookie(socket: WebSocket) -> bool:
+def _cross_origin_cookie(socket: WebSocket, allowed: tuple[str, ...] = ()) -> bool:
     """True when a browser page of another origin opens the socket with the session cookie.
 
     Browsers send cookies with WebSocket handshakes and do not apply the same-origin policy to
     them, so the server checks ``Origin`` (cross-site WebSocket hijacking). Tokens sent in the
-    header or the query are not ambient and need no check; nor do programs (no ``Origin``)."""
+    header or the query are not ambient and need no check; nor do programs (no ``Origin``).
+    The page's host must be the request's ``Host`` or one of ``allowed`` (the operator's public
+    host names, ``ServerConfig.allowed_origin_hosts``); ``X-Forwarded-Host`` is not trusted: any
+    client can send it (issue 19)."""
     if socket.query_params.get("token") or bearer(socket.headers.get("authorization")):
         return False
     origin = socket.headers.get("origin")
     if not origin:
         return False
-    hosts = {socket.headers.get("host"), socket.headers.get("x-forwarded-host")} - {None}
+    hosts = {socket.headers.get("host"), *allowed} - {None}
     return urlsplit(origin).netloc.lower() not in {str(host).lower() for host in hosts}
 
 
@@ -67,7 +70,7 @@ async def _socket_user(socket: WebSocket, hub: Hub) -> UserInfo | None:
         hub.store,
         socket.query_params.get("token"),
     )
-    if user is not None and _cross_origin_cookie(socket):
+    if user is not None and _cross_origin_cookie(socket, hub.config.allowed_origin_hosts):
         return None  # a page of another site may not play with the visitor's cookie
     return user
 
