@@ -4,11 +4,11 @@ Each message is a ``TypedDict`` tagged by a ``Literal`` (``type``, and ``kind`` 
 events) and built by the function of the same name, which writes its keys in the documented
 order: the JSON text is what ``protocol.encode`` makes of the dict. TypedDicts are plain dicts
 at run time, so typing the messages costs the server nothing per event. The table, the hub,
-``wire`` and the WebSocket endpoint build their messages here and nowhere else; the values
-inside them (views, events, score sheets) come from ``wire``.
+``wire``, the WebSocket endpoint and the tournaments build their messages here and nowhere
+else; the values inside them (views, events, score sheets) come from ``wire``.
 
 Sections: the connection, a table's messages, the values inside them, a table's events, and
-at the end the tournaments' pushes (server/tournaments.py adds them there).
+at the end the tournaments' pushes (to watchers and to players).
 """
 
 from __future__ import annotations
@@ -507,5 +507,44 @@ EventBody: TypeAlias = (
 """The body of a table's event: its ``kind`` and its fields."""
 
 # ------------------------------------------------------------------- tournaments' pushes
-# Reserved for server/tournaments.py (owned by the tournament work): the ``tournament`` and
-# ``tournament_notice`` messages are still built there and are to move here.
+
+
+class Tournament(TypedDict):
+    type: Literal["tournament"]
+    reason: str
+    tournament: dict[str, Any]
+    """The tournament as ``GET /api/tournaments/{id}`` answers it."""
+
+
+def tournament(reason: str, view: dict[str, Any]) -> Tournament:
+    """The tournament as it now stands, to its watchers (``reason``: what changed)."""
+    return {"type": "tournament", "reason": reason, "tournament": view}
+
+
+class TournamentNotice(TypedDict):
+    type: Literal["tournament_notice"]
+    tournament: str
+    notice: str
+    by: NotRequired[str]
+    """The partner a pair notice names."""
+    round: NotRequired[int]
+    table: NotRequired[str]
+    """Where the player plays (``notice: table``)."""
+
+
+def tournament_notice(tournament_id: str, notice: str) -> TournamentNotice:
+    return {"type": "tournament_notice", "tournament": tournament_id, "notice": notice}
+
+
+def partner_notice(tournament_id: str, notice: str, by: str) -> TournamentNotice:
+    return {"type": "tournament_notice", "tournament": tournament_id, "notice": notice, "by": by}
+
+
+def table_notice(tournament_id: str, round_number: int, table_id: str) -> TournamentNotice:
+    return {
+        "type": "tournament_notice",
+        "tournament": tournament_id,
+        "notice": "table",
+        "round": round_number,
+        "table": table_id,
+    }

@@ -46,6 +46,7 @@ from burraco.tournament import (
     admit,
 )
 
+from . import messages
 from .connection import Connection
 from .protocol import encode
 from .table import TableActor, commands
@@ -472,7 +473,7 @@ class TournamentManager:
     async def watch(self, conn: Connection, tournament_id: str) -> None:
         current = await self.view(tournament_id)  # TournamentError: no such tournament
         self.watchers.add(conn, tournament_id)
-        conn.send(encode({"type": "tournament", "reason": "watch", "tournament": current}))
+        conn.send(encode(messages.tournament("watch", current)))
 
     def unwatch(self, conn: Connection, tournament_id: str) -> None:
         self.watchers.remove(conn, tournament_id)

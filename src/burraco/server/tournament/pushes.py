@@ -9,6 +9,7 @@ from typing import Any
 
 from burraco.store import TournamentData, UserInfo
 
+from .. import messages
 from ..connection import Connection
 from ..protocol import encode
 
@@ -45,13 +46,13 @@ class Watchers:
             watching.discard(conn)
         if not watching:
             return
-        text = encode(
-            {"type": "tournament", "reason": reason, "tournament": await view(tournament_id)}
-        )
+        text = encode(messages.tournament(reason, await view(tournament_id)))
         for conn in list(watching):
             conn.send(text)
 
-    def tell_users(self, user_ids: Sequence[int | None], message: dict[str, Any]) -> None:
+    def tell_users(
+        self, user_ids: Sequence[int | None], message: messages.TournamentNotice
+    ) -> None:
         wanted = {u for u in user_ids if u is not None}
         if not wanted:
             return
@@ -64,35 +65,15 @@ class Watchers:
         self, user_id: int | None, tournament_id: str, notice: str, by: UserInfo
     ) -> None:
         """A notice about a pair to one of its players, naming the other (``by``)."""
-        self.tell_users(
-            [user_id],
-            {
-                "type": "tournament_notice",
-                "tournament": tournament_id,
-                "notice": notice,
-                "by": by.name,
-            },
-        )
+        self.tell_users([user_id], messages.partner_notice(tournament_id, notice, by.name))
 
     def tell_table(
         self, tournament_id: str, users: Sequence[int | None], round: int, table_id: str
     ) -> None:
         """Tell the players of a table where they play."""
-        self.tell_users(
-            users,
-            {
-                "type": "tournament_notice",
-                "tournament": tournament_id,
-                "notice": "table",
-                "round": round,
-                "table": table_id,
-            },
-        )
+        self.tell_users(users, messages.table_notice(tournament_id, round, table_id))
 
     def notify(self, data: TournamentData, entrants: Sequence[str], notice: str) -> None:
         """A notice to the players of ``entrants``."""
         users = [u for e in data.entrants if e.entrant in set(entrants) for u in e.users]
-        self.tell_users(
-            users,
-            {"type": "tournament_notice", "tournament": data.info.id, "notice": notice},
-        )
+        self.tell_users(users, messages.tournament_notice(data.info.id, notice))
