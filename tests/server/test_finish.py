@@ -45,7 +45,9 @@ def test_a_chess_clock_without_turn_timer_ends_with_its_record(tmp_path: Path) -
 
     async def scenario() -> tuple[str, str]:
         async with running_app(tmp_path) as app:
-            table = await _bot_match(app, round_seconds=600)
+            # A timed table drops the stall rule (R58) unless the options keep it: kept here,
+            # so that two bots that keep picking up the pile still end their smazzata.
+            table = await _bot_match(app, round_seconds=600, options={"stall_limit": 40})
             record = await app.http.get(f"/api/tables/{table}/record")
             assert record.status_code == 200, record.text
             replay = await app.http.get(f"/api/tables/{table}/replay")
