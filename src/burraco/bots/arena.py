@@ -16,6 +16,10 @@ A bot that raises, returns something that is not one of the legal actions, or (a
 program) fails, has that move played by the engine's automatic play (RULES.md T13); the fault is
 counted for the bot and the game goes on. Bots are made afresh for every game, from a seed derived
 from the settings, the table, the deal, the play and the seat, and always closed.
+
+The module is ~700 lines: the duplicate schedule, the worker pool, resuming and the records are
+one run's life and share its settings; the statistics and the report are apart (``ratings.py``,
+``arena_report.py``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Legal action generation: every action ``Smazzata._check`` accepts, and no other.
 
+(Over 600 lines on purpose: the tables, memos and the generator that reads them are one piece of
+the hot path, measured together in bench/; split, they would cost module look-ups per decision.)
+
 This is the hot path of self-play, so it works on bitmasks and tables built once:
 
 * a hand's cards of one suit are a 13-bit rank mask, read as a 14-bit *position* mask (the ace

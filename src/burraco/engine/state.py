@@ -7,6 +7,10 @@ step of thousands of games.
 
 Hands are count arrays indexed by card (two decks: multisets). The stock is a list whose *end* is
 its top, so drawing is a ``pop``. Melds are immutable, so a copy of the state shares them.
+
+The module is long on purpose: it is the one place that decides every rule (``_check`` and the
+``apply`` steps share the hand bookkeeping), and splitting the class across modules would put
+attribute look-ups on the self-play hot path (docs/architecture.md, "Why it is fast").
 """
 
 from __future__ import annotations

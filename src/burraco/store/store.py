@@ -4,6 +4,10 @@ Callers get plain dataclasses back, never ORM objects, so the server does not de
 database layer's sessions. Actions are written with group commit: concurrent appends from many
 tables share one transaction, and each caller resumes only once its row is committed (the server
 tells nobody about an action before that).
+
+One class for the play tables (accounts, sessions, tables, the log): the club's and the
+tournaments' tables have modules of their own (``store/club/``, ``tournament_store.py``); what
+is here is one transaction style and one group-commit writer, hence one module of ~700 lines.
 """
 
 from __future__ import annotations

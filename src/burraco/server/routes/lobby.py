@@ -14,7 +14,7 @@ from burraco.errors import ErrorCode
 
 from ..hub import Hub
 from ..table import TableError, commands
-from ..tableconfig import TableConfig
+from ..tableconfig import TABLE_SMAZZATE, TABLE_TARGET, TableConfig
 from .deps import CurrentUser, HubDep
 from .models import LobbyTableOut, TableOut, answers
 
@@ -25,8 +25,8 @@ MAX_BOT_SECONDS = 5.0
 class NewTable(BaseModel):
     rules: str = "italian"
     players: int = Field(2, ge=2, le=4)
-    target: int | None = Field(None, ge=100, le=10005)
-    smazzate: int | None = Field(None, ge=1, le=20)
+    target: int | None = Field(None, ge=TABLE_TARGET[0], le=TABLE_TARGET[1])
+    smazzate: int | None = Field(None, ge=TABLE_SMAZZATE[0], le=TABLE_SMAZZATE[1])
     options: dict[str, Any] = Field(default_factory=dict)
     round_seconds: float | None = None
     hand_seconds: float | None = None
