@@ -29,6 +29,9 @@ LOG_SHOWN = 40_000
 PLAY_SETTINGS: dict[str, Any] = {
     "bot_delay": 0.0,
     "disconnect_grace": 1.0,
+    # A departure is news after 0.2 s here, not the 2 s of a real server (the quiet time has a
+    # test of its own: test_presence.py), so the scenarios see their away notices quickly.
+    "presence_quiet_seconds": 0.2,
     "messages_per_second": 1000.0,
     "login_attempts_per_minute": 100_000.0,
     # Test clients chat and rejoin at full speed (the limits have tests of their own).

@@ -21,6 +21,9 @@ class ServerConfig:
     """Send the session cookie with ``Secure`` (behind HTTPS)."""
     disconnect_grace: float = 60.0
     """Seconds a player may be away before a bot plays his seat."""
+    presence_quiet_seconds: float = 2.0
+    """A seated player's departure is told to the table once it has lasted this long (a reload
+    is not news; join/leave toggling is bounded); the away deadline runs from the departure."""
     substitute_bot: str = "heuristic"
     """The bot level that plays for an absent player."""
     bot_delay: float = 0.8

@@ -71,6 +71,7 @@ class TableActor(
         self.clock = None
         self.ended = None
         self._timers = {}
+        self._presence_told = {}
         self._bot_pending = None
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()

@@ -117,6 +117,7 @@ class TimerPurpose(Enum):
     EVICT = "evict"
     EXPIRE = "expire"
     UNJOINED = "unjoined"
+    PRESENCE = "presence"
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,6 +74,10 @@ class TableCore:
     """Set when the hub let go of this finished table (``_evict_if_idle``): commands that
     still reach this object go to the table's new actor."""
     _deserted_at_last_check: bool
+    _timers: dict[str, asyncio.TimerHandle]
+    """The table's pending timers by key (timers.py)."""
+    _presence_told: dict[int, bool]
+    """Per seat, whether the table was last told it is away (``seats.py``, presence news)."""
     _view_json: ViewJson
 
     def seat_of(self, user: UserInfo) -> int | None:
@@ -141,6 +145,7 @@ class TableCore:
         def _arm_expiry(self) -> None: ...
         async def _expire_if_deserted(self) -> None: ...
         def _mark_away(self, seat: int, now: float) -> float: ...
+        def _tell_presence(self, seat: int) -> None: ...
         def _clock_lines(self) -> tuple[int, ...]: ...
 
         # play.py

@@ -60,11 +60,15 @@ class SeatsMixin(TableCore):
         if seat is not None and previous != seat:
             holder = self.seats[seat]
             holder.connections += 1
-            if holder.away_since is not None or holder.substitute is not None:
+            if holder.substitute is not None:  # the substitute bot leaves: say so at once
                 holder.away_since = None
                 holder.substitute = None
                 self._cancel_timer(f"away{seat}")
-                self._publish(messages.back(seat, self._seats_json()))
+                self._tell_presence(seat)
+            elif holder.away_since is not None:
+                holder.away_since = None
+                self._cancel_timer(f"away{seat}")
+                self._presence_changed(seat)
             elif holder.connections == 1:
                 self._publish(messages.seats(self._seats_json()))
         self.watchers[conn] = seat
@@ -97,10 +101,42 @@ class SeatsMixin(TableCore):
         holder.connections = max(0, holder.connections - 1)
         if holder.connections == 0:
             if self.status == TableStatus.PLAYING and holder.user_id is not None:
-                deadline = self._mark_away(seat, time.time())
-                self._publish(messages.away(seat, deadline, self._seats_json()))
+                self._mark_away(seat, time.time())
+                self._presence_changed(seat)
             else:
                 self._publish(messages.seats(self._seats_json()))
+
+    # ----------------------------------------------------------------------- presence news
+
+    def _presence_changed(self, seat: int) -> None:
+        """A seated player left or came back. A departure is told once it has lasted
+        ``presence_quiet_seconds`` (a page reload or a network blip is never news, and a client
+        toggling join/leave, which sent the opponent 200 away/back notices in 10 s, now sends
+        at most two per quiet time: issue 19); a return is told at once when the departure was.
+        The away deadline itself runs from the real departure (``_mark_away``)."""
+        key = f"presence{seat}"
+        if self.seats[seat].away_since is None:
+            self._tell_presence(seat)
+        elif key not in self._timers:
+            self._set_timer(
+                key, self.hub.config.presence_quiet_seconds, TimerPurpose.PRESENCE, seat
+            )
+
+    def _tell_presence(self, seat: int) -> None:
+        """Publish the seat's presence (``away`` with its deadline, or ``back``) if it is not
+        what the table was last told."""
+        self._cancel_timer(f"presence{seat}")
+        holder = self.seats[seat]
+        away = holder.away_since is not None
+        if self.status != TableStatus.PLAYING or away == self._presence_told.get(seat, False):
+            return
+        self._presence_told[seat] = away
+        if away:
+            assert holder.away_since is not None
+            deadline = holder.away_since + self._away_grace()
+            self._publish(messages.away(seat, deadline, self._seats_json()))
+        else:
+            self._publish(messages.back(seat, self._seats_json()))
 
     def _mark_away(self, seat: int, now: float) -> float:
         """The seated player is away from ``now``: his deadline (a bot, or a forfeit, after
@@ -116,8 +152,8 @@ class SeatsMixin(TableCore):
         now = time.time()
         for seat, holder in enumerate(self.seats):
             if holder.user_id is not None and holder.connections == 0:
-                deadline = self._mark_away(seat, now)
-                self._publish(messages.away(seat, deadline, self._seats_json()))
+                self._mark_away(seat, now)
+                self._tell_presence(seat)
 
     # ----------------------------------------------------------------------------- seating
 

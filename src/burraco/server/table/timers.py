@@ -64,6 +64,9 @@ class TimersMixin(TableCore):
             await self._expire_if_deserted()
         elif purpose is TimerPurpose.UNJOINED:
             await self._end_if_never_joined()
+        elif purpose is TimerPurpose.PRESENCE:
+            assert command.seat is not None
+            self._tell_presence(command.seat)
 
     # ---------------------------------------------------------------------- clocks
 
@@ -146,6 +149,7 @@ class TimersMixin(TableCore):
             await self._forfeit(seat)
             return
         holder.substitute = self.hub.config.substitute_bot
+        self._tell_presence(seat)  # an away notice held back by the quiet time goes first
         self._publish(messages.substitute(seat, self._seats_json()))
         self._maybe_bot()
 

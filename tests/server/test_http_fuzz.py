@@ -1,0 +1,95 @@
+"""Every HTTP route fuzzed from the OpenAPI description (issue 19, "extend the fuzz to every HTTP
+route"): schemathesis draws requests for each of the app's operations (path and query values,
+bodies, headers the description names, and values just outside what it declares), sends them to
+the ASGI app in process, and no answer may be a 5xx. Every refusal must be the documented
+``{error, message}`` body with a code of ``ErrorCode``.
+
+The app starts with a little of everything (an organiser's club with a season and an evening, a
+table, a tournament), so that ids 1 and the real ids the draws pick up reach the routes' deeper
+branches, and each operation is tried both anonymously and as a logged-in user.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.python import asgi
+
+from burraco.errors import ErrorCode
+from burraco.server.app import create_app
+from burraco.server.config import ServerConfig
+
+CODES = {code.value for code in ErrorCode}
+EXAMPLES_PER_OPERATION = 15
+PASSWORD = "un segreto lungo"
+
+
+def _prepare(client: asgi.ASGIClient) -> dict[str, str]:
+    """An account with some data behind it; returns its bearer header."""
+    answer = client.post("/api/register", json={"name": "fuzzer", "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    auth = {"Authorization": f"Bearer {answer.json()['token']}"}
+    client.cookies.clear()
+    made = client.post(
+        "/api/tables", json={"players": 2, "bots": {"1": "greedy"}, "smazzate": 1}, headers=auth
+    )
+    assert made.status_code in (200, 201), made.text
+    club = client.post("/api/club/clubs", json={"name": "Circolo del fuzz"}, headers=auth)
+    assert club.status_code in (200, 201), club.text
+    return auth
+
+
+# The app is made when the module is collected (schemathesis reads its description then, to
+# make one test per operation); its lifespan starts with the first request, in schemathesis's
+# own event loop thread, and ends with the module.
+DATA_DIR = Path(tempfile.mkdtemp(prefix="burraco-fuzz-"))
+APP = create_app(
+    ServerConfig(
+        data_dir=DATA_DIR,
+        bot_delay=0.0,
+        bot_workers=0,
+        login_attempts_per_minute=60000.0,
+        test_seed=19,
+    )
+)
+schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
+
+
+@pytest.fixture(scope="module")
+def auth() -> Iterator[dict[str, str]]:
+    with asgi.get_client(cast(Any, APP)) as client:
+        headers = _prepare(client)
+    yield headers
+    asgi.shutdown_lifespans()
+    shutil.rmtree(DATA_DIR, ignore_errors=True)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+def test_no_route_answers_a_server_error(case: Any, auth: dict[str, str]) -> None:
+    for headers in ({}, auth):
+        _check(case, case.call(headers=dict(headers)))
+
+
+def _check(case: Any, response: Any) -> None:
+    assert response.status_code < 500, (
+        f"{case.method} {case.formatted_path} {case.query!r} {case.body!r}: "
+        f"{response.status_code} {response.text[:300]}"
+    )
+    if response.status_code >= 400:
+        body = response.json()
+        assert set(body) >= {"error", "message"}, (case.formatted_path, body)
+        assert body["error"] in CODES, (case.formatted_path, body)
+        assert isinstance(body["message"], str) and body["message"], body
