@@ -57,6 +57,17 @@ def select(page: Page, indices: tuple[int, ...]) -> None:
     )
 
 
+def unmeldable_triple(page: Page, hand: list[str]) -> tuple[int, ...] | None:
+    """Select three natural cards that Cala does not light (they make no meld)."""
+    for triple in combinations(range(len(hand)), 3):
+        if any(hand[i] == "JK" or hand[i].startswith("2") for i in triple):
+            continue
+        select(page, triple)
+        if page.locator(f'{BAR} [data-cmd="open"]').is_disabled():
+            return triple
+    return None
+
+
 def english_words(sentence: str) -> set[str]:
     """The words of an engine sentence that would betray English in an Italian page."""
     return set(re.findall(r"[A-Za-z]{4,}", sentence)) - {"pozzetto", "burraco"}
@@ -111,13 +122,7 @@ def test_a_refusal_in_the_italian_page_has_no_english_and_names_cards_as_players
     hand = driver.state(page)["hand"]
     # Three cards that do not make a meld: a tap on the greyed Cala asks the engine, which
     # refuses (R21-R38) and the page words the refusal itself.
-    chosen = next(
-        c
-        for c in combinations(range(len(hand)), 3)
-        if not any(hand[i] in ("JK",) or hand[i].startswith("2") for i in c)
-        and (select(page, c) or page.locator(f'{BAR} [data-cmd="open"]').is_disabled())
-    )
-    assert chosen
+    assert unmeldable_triple(page, hand)
     page.locator(f'{BAR} [data-cmd="open"]').click(force=True)
     notice = page.locator(".notice.error")
     notice.wait_for()
