@@ -180,8 +180,8 @@ CLASSIC_WINNER = 0
 BAD: dict[str, tuple[int, str]] = {
     "bad-closing-wild.toml": (
         1,
-        'hand 1, action 12 "0 attach 4 QS": illegal: the hand would be left with 2D and no'
-        " legal discard (R53)",
+        'hand 1, action 12 "0 attach 4 QS": illegal: after this meld the last card 2D could'
+        " not be discarded: the closing discard cannot be a wild card (R55)",
     ),
     "bad-pickup-lock.toml": (
         1,

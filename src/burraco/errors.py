@@ -11,7 +11,9 @@ stay the engine's: the server turns them into codes at its edge.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 
 class ErrorCode(StrEnum):
@@ -84,7 +86,9 @@ class ServiceError(Exception):
     """A refusal: nothing was changed. ``code`` says what kind, ``message`` says it in words.
 
     ``ref`` echoes a client message's reference and ``rule`` names the rule (RULES.md id) an
-    illegal action broke; both only travel on the WebSocket."""
+    illegal action broke; ``detail`` is an illegal action's refusal as data (``{code, rule,
+    params}``, the engine's ``IllegalActionError``) for clients to word in their language; all
+    three only travel on the WebSocket."""
 
     def __init__(
         self,
@@ -93,12 +97,14 @@ class ServiceError(Exception):
         *,
         ref: str | None = None,
         rule: str | None = None,
+        detail: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = ErrorCode(code)
         self.message = message
         self.ref = ref
         self.rule = rule
+        self.detail = detail
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.code)!r}, {self.message!r})"

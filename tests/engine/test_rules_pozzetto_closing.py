@@ -284,9 +284,12 @@ def test_E47_no_closing_without_a_burraco() -> None:
     """E47: A has pozzetto, no burraco, holds [QS] after melding; discards QS -> rejected (R55)."""
     s = position(["QS", "3D 4D 9S"], melds={0: ["3H 4H 5H 6H 7H 8H"]}, taken={0: 0})
     assert_illegal(s, "0 discard QS", "R55")
-    # The meld that would have left [QS] is itself rejected (R53): A must keep >= 2 cards.
+    # The meld that would have left [QS] is itself rejected (R53), and the refusal names the
+    # real cause, the missing burraco (R55), not only that the turn could not end.
     s = position(["QS 5D 6D 7D", "3D 4D 9S"], melds={0: ["3H 4H 5H 6H 7H 8H"]}, taken={0: 0})
-    assert_illegal(s, "0 open 5D 6D 7D", "R53")
+    error = assert_illegal(s, "0 open 5D 6D 7D", "R55")
+    assert error.code == "close_needs_burraco"
+    assert error.params == {"card": "QS", "after_meld": True}
     assert s.can(Action.parse("0 discard QS"))
 
 
@@ -294,9 +297,10 @@ def test_E48_closing_discard_cannot_be_a_wild() -> None:
     """E48: A has pozzetto and a burraco, holds [2C]; discards 2C to close -> rejected (R55)."""
     s = position(["2C", "3D 4D 9S"], melds={0: [BURRACO_H]}, taken={0: 0})
     assert_illegal(s, "0 discard 2C", "R55")
-    # A meld leaving only [2C] is rejected by R53 ...
+    # A meld leaving only [2C] is rejected (R53), because the 2C could not close (R55) ...
     s = position(["2C 10H", "3D 4D 9S"], melds={0: [BURRACO_H]}, taken={0: 0})
-    assert_illegal(s, "0 attach 1 10H", "R53")
+    error = assert_illegal(s, "0 attach 1 10H", "R55")
+    assert (error.code, error.params["card"]) == ("discard_wild_closing", "2C")
     # ... while melding the 2C and closing with the 10H is fine.
     play(s, "0 attach 1 2C")
     events = play(s, "0 discard 10H")
@@ -326,8 +330,9 @@ def test_E50_single_picked_up_card_cannot_be_the_closing_discard() -> None:
         phase=Phase.ACQUIRE,
     )
     play(s, "0 pickup")
-    # The last meld that would leave only the locked 9D is rejected (R53).
-    assert_illegal(s, "0 open 5S 6S 7S", "R53")
+    # The last meld that would leave only the locked 9D is rejected (R53), citing the lock (R17).
+    error = assert_illegal(s, "0 open 5S 6S 7S", "R17")
+    assert error.code.startswith("discard_locked") and error.params["card"] == "9D"
     # Had A got there, the discard itself is refused by R17.
     s = position(["9D", "3D 4D 9S"], melds={0: [BURRACO_H]}, pile="", taken={0: 0}, lock="9D")
     assert_illegal(s, "0 discard 9D", "R17")
@@ -408,8 +413,8 @@ def test_E54_wild_discard_that_does_not_close() -> None:
     )
     play(s, "0 draw")
     assert s.hand(0) == cards("7C JK")
-    # Attaching the 7C would leave only the JK, a wild that cannot close (R53).
-    assert_illegal(s, "0 attach 2 7C", "R53")
+    # Attaching the 7C would leave only the JK, a wild that cannot close (R53, R55).
+    assert assert_illegal(s, "0 attach 2 7C", "R55").code == "discard_wild_closing"
     play(s, "0 discard JK")
     assert not s.is_over
     assert s.current == 1

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from burraco.club.errors import ClubError
+from burraco.engine.errors import IllegalActionError
 from burraco.errors import ErrorCode, ServiceError
-from burraco.server import errors
+from burraco.server import errors, messages
 from burraco.server.auth import AuthError
 from burraco.server.protocol import ProtocolError
 from burraco.server.table import TableError
@@ -46,4 +47,21 @@ def test_websocket_error_message() -> None:
         "ref": "r",
         "rule": "R17",
         "table": "t1",
+    }
+
+
+def test_websocket_error_message_with_the_refusal_as_data() -> None:
+    """An illegal action's ``detail`` (issue 15): the engine's code, rule id and parameters."""
+    illegal = IllegalActionError(
+        "0 discard QS", "the line cannot close without a burraco on the table", "R55",
+        code="close_needs_burraco", params={"card": "QS"},
+    )  # fmt: skip
+    error = ProtocolError(
+        ErrorCode.ILLEGAL_ACTION, illegal.explanation, rule="R55",
+        detail=messages.refusal_detail(illegal),
+    )  # fmt: skip
+    assert errors.ws_message(error)["detail"] == {
+        "code": "close_needs_burraco",
+        "rule": "R55",
+        "params": {"card": "QS"},
     }

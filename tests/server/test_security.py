@@ -346,6 +346,12 @@ def test_an_action_out_of_turn_is_illegal_and_changes_nothing(duel: Duel) -> Non
     error = duel.peer(other).error()
     assert error["code"] == "illegal_action" and error["ref"] == "early"
     assert error["table"] == duel.id and error["rule"] and error["message"]
+    # The refusal as data (issue 15), for the client to word in the player's language (R5).
+    assert error["detail"] == {
+        "code": "not_your_turn",
+        "rule": "R5",
+        "params": {"seat": other, "current": current},
+    }
     assert_unchanged(duel, before)
     # The connections are still usable: the player to act plays, everybody hears of it.
     action = shot["legal"][0]

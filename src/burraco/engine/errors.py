@@ -7,6 +7,15 @@ Two kinds must never be confused (DESIGN.md, habit 2): input that cannot be read
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, TypeAlias
+
+Param: TypeAlias = str | int | bool
+"""A refusal's parameter: a card in notation (``"QC"``), a rank, a seat, a count, a flag."""
+
+NO_PARAMS: Final[Mapping[str, Param]] = MappingProxyType({})
+
 
 class BurracoError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -24,13 +33,25 @@ class IllegalActionError(BurracoError):
     """An action that is well formed but not allowed in the current state.
 
     ``action`` is the action's notation, ``reason`` one sentence without a final period, and
-    ``rule`` the RULES.md id (``"R55"``) that forbids it.
+    ``rule`` the RULES.md id (``"R55"``) that forbids it. ``code`` (snake_case, stable: clients
+    word the refusal from it in their own language, docs/protocol.md) and ``params`` (cards in
+    notation, ranks, numbers) say the same as ``reason`` in a form a program can read.
     """
 
-    def __init__(self, action: str, reason: str, rule: str) -> None:
+    def __init__(
+        self,
+        action: str,
+        reason: str,
+        rule: str,
+        *,
+        code: str = "illegal",
+        params: Mapping[str, Param] | None = None,
+    ) -> None:
         self.action = action
         self.reason = reason
         self.rule = rule
+        self.code = code
+        self.params: Mapping[str, Param] = MappingProxyType(dict(params or {}))
         super().__init__(f'illegal action "{action}": {reason} ({rule})')
 
     @property

@@ -13,12 +13,13 @@ the meld, with its run and set readings side by side: the module is just over 60
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import islice
 from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, JOKER_ID, RANK_NAMES, SUITS, Card
+from .errors import NO_PARAMS, Param
 from .rules import Rules
 
 RUN: Final = 0
@@ -38,10 +39,14 @@ def position_card(suit: int, position: int) -> Card:
 
 
 class MeldError(NamedTuple):
-    """Why a group of cards is not a valid meld (or extension)."""
+    """Why a group of cards is not a valid meld (or extension): the English sentence, the
+    RULES.md id, a stable code and its parameters (cards in notation, ranks: IllegalActionError).
+    Memoised and shared, so ``params`` is never mutated."""
 
     reason: str
     rule: str
+    code: str = "meld_invalid"
+    params: Mapping[str, Param] = NO_PARAMS
 
 
 class Meld:
@@ -351,8 +356,8 @@ class RunShape(NamedTuple):
     wild: Card | None
 
 
-_TWO_WILDS = MeldError("a meld may hold at most one wild card", "R24")
-_FEW_NATURALS = MeldError("a meld needs at least two natural cards", "R25")
+_TWO_WILDS = MeldError("a meld may hold at most one wild card", "R24", "meld_two_wilds")
+_FEW_NATURALS = MeldError("a meld needs at least two natural cards", "R25", "meld_few_naturals")
 
 
 def _describe_ranks(rank: int) -> str:
@@ -387,7 +392,7 @@ def check_open(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
 
 def _check_open(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     if len(cards) < 3:
-        return MeldError("a new meld needs at least three cards", "R21")
+        return MeldError("a new meld needs at least three cards", "R21", "meld_too_short")
     naturals = [c for c in cards if c != JOKER_ID and c % 13 != 1]
     if not naturals:
         return _FEW_NATURALS
@@ -405,8 +410,13 @@ def _check_set(
 ) -> Meld | MeldError:
     if rank not in rules.set_ranks:
         if not rules.set_ranks:
-            return MeldError("this ruleset has no sets, only runs", "R26")
-        return MeldError(f"sets of {_describe_ranks(rank)} are not allowed in this ruleset", "R26")
+            return MeldError("this ruleset has no sets, only runs", "R26", "sets_not_allowed")
+        return MeldError(
+            f"sets of {_describe_ranks(rank)} are not allowed in this ruleset",
+            "R26",
+            "set_rank_not_allowed",
+            {"rank": RANK_NAMES[rank]},
+        )
     if len(wilds) > 1:
         return _TWO_WILDS
     return Meld(
@@ -422,8 +432,8 @@ def _check_new_run(cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     if len(suits) > 1:
         ranks = {c % 13 for c in cards if c != JOKER_ID and c % 13 != 1}
         if len(ranks) > 1:
-            return MeldError("the cards form neither a set nor a run", "R21")
-        return MeldError("a run must be of one suit", "R29")
+            return MeldError("the cards form neither a set nor a run", "R21", "not_a_meld")
+        return MeldError("a run must be of one suit", "R29", "run_mixed_suits")
     (suit,) = suits
     shape = resolve_run(suit, 0, None, cards, rules)
     if isinstance(shape, MeldError):
@@ -461,14 +471,17 @@ def check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Meld
 
 def _check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | MeldError:
     if not cards:
-        return MeldError("an attach needs at least one card", "R23")
+        return MeldError("an attach needs at least one card", "R23", "attach_no_cards")
     if meld.kind == SET:
         wilds = [c for c in cards if c == JOKER_ID or c % 13 == 1]
         naturals = [c for c in cards if c not in wilds]
         for c in naturals:
             if c % 13 + 1 != meld.rank:
                 return MeldError(
-                    f"{c} does not belong to a set of {_describe_ranks(meld.rank)}", "R26"
+                    f"{c} does not belong to a set of {_describe_ranks(meld.rank)}",
+                    "R26",
+                    "set_wrong_rank",
+                    {"card": str(c), "rank": RANK_NAMES[meld.rank]},
                 )
         if len(wilds) + (meld.wild is not None) > 1:
             return _TWO_WILDS
@@ -480,7 +493,12 @@ def _check_extend(meld: Meld, cards: Sequence[Card], rules: Rules) -> Meld | Mel
         )
     for c in cards:
         if c != JOKER_ID and c % 13 != 1 and c // 13 != meld.suit:
-            return MeldError(f"{c} is not of the run's suit ({SUITS[meld.suit]})", "R29")
+            return MeldError(
+                f"{c} is not of the run's suit ({SUITS[meld.suit]})",
+                "R29",
+                "run_wrong_suit",
+                {"card": str(c), "suit": SUITS[meld.suit]},
+            )
     shape = resolve_run(meld.suit, meld.mask, meld.wild, cards, rules)
     if isinstance(shape, MeldError):
         return shape
@@ -524,7 +542,9 @@ def resolve_run(
         else:
             bit = POSITION_BITS[c % 13 + 1]
             if mask & bit:
-                return MeldError("a run cannot hold two cards of the same rank", "R29")
+                return MeldError(
+                    "a run cannot hold two cards of the same rank", "R29", "run_same_rank"
+                )
             mask |= bit
     # Wild candidates besides the same-suit twos: the old wild unless it is a same-suit two.
     old_is_suit_two = old_wild is not None and old_wild == two_of_suit
@@ -544,19 +564,19 @@ def resolve_run(
     elif new_aces == 2:
         ace_options = [POSITION_BITS[1] | POSITION_BITS[14]]
     else:
-        return MeldError("a run cannot hold two cards of the same rank", "R29")
+        return MeldError("a run cannot hold two cards of the same rank", "R29", "run_same_rank")
 
     best: RunShape | None = None
     best_wilds = 3
-    failure = MeldError("the cards are not consecutive", "R29")
+    failure = MeldError("the cards are not consecutive", "R29", "run_not_consecutive")
     for ace_choice in ace_options:
         if ace_choice & ace_bits:
-            failure = MeldError("a run holds at most one natural ace", "R31")
+            failure = MeldError("a run holds at most one natural ace", "R31", "run_two_aces")
             continue
         base = mask | ace_choice
         total_aces = (base & POSITION_BITS[1] != 0) + (base & POSITION_BITS[14] != 0)
         if total_aces > rules.max_natural_aces_per_run:
-            failure = MeldError("a run holds at most one natural ace", "R31")
+            failure = MeldError("a run holds at most one natural ace", "R31", "run_two_aces")
             continue
         # How many same-suit twos become natural at position 2 (0 or 1).
         for natural_twos in (1, 0) if suit_twos and not base & POSITION_BITS[2] else (0,):
@@ -590,16 +610,19 @@ def resolve_run(
 def _shape_failure(mask: int, wilds: int, had_wild: bool) -> MeldError:
     low, high = _low(mask), _high(mask)
     if mask & POSITION_BITS[13] and mask & (POSITION_BITS[1] | POSITION_BITS[2]):
-        return MeldError("a run cannot wrap around from K to A to 2", "R30")
+        return MeldError("a run cannot wrap around from K to A to 2", "R30", "run_wraps")
     if wilds and mask.bit_count() == high - low + 1:
         # Contiguous naturals filling 1..14: no place is left for the wild.
-        return MeldError("the wild card would have no place left in the run", "R38")
+        return MeldError(
+            "the wild card would have no place left in the run", "R38", "wild_no_place"
+        )
     if had_wild and wilds:
         return MeldError(
             "the run would have a gap the wild cannot fill (an internal wild moves only when"
             " the card it stands for is attached)",
             "R37",
+            "wild_fixed",
         )
     if wilds:
-        return MeldError("one wild card can fill only one gap", "R35")
-    return MeldError("the cards are not consecutive", "R29")
+        return MeldError("one wild card can fill only one gap", "R35", "wild_one_gap")
+    return MeldError("the cards are not consecutive", "R29", "run_not_consecutive")

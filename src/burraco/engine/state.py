@@ -16,15 +16,15 @@ attribute look-ups on the self-play hot path (docs/architecture.md, "Why it is f
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import movegen
 from .actions import DISCARD, DRAW, OPEN, PICKUP, Action, Verb
-from .cards import CARDS, JOKER_ID, NUM_TYPES, Card, cards_of_counts, format_cards
+from .cards import CARDS, JOKER_ID, NUM_TYPES, RANK_NAMES, Card, cards_of_counts, format_cards
 from .deal import Deal, check_explicit_deal, deal_from_deck, pozzetto_layout, shuffled_deck
-from .errors import IllegalActionError
+from .errors import IllegalActionError, Param
 from .events import (
     Attached,
     Discarded,
@@ -60,6 +60,16 @@ _CLEAR = tuple(~(1 << c) for c in range(NUM_TYPES))
 _RANK_UNIT = (*(1 << 4 * (c % 13) for c in range(JOKER_ID)), 0)
 _new = tuple.__new__  # builds the frequent events without a Python-level __new__
 _END_RULES = {"closing": "R56", "stock": "R57", "stall": "R58"}
+
+
+class Problem(NamedTuple):
+    """Why an action is illegal, before it becomes an IllegalActionError: the English sentence,
+    the RULES.md id, the stable code and its parameters (as a MeldError has them)."""
+
+    reason: str
+    rule: str
+    code: str
+    params: Mapping[str, Param]
 
 
 def _is_wild(card: int) -> bool:
@@ -352,8 +362,13 @@ class Smazzata:
     def can(self, action: Action) -> bool:
         return self._check(action)[0] is None
 
-    def _illegal(self, action: Action, reason: str, rule: str) -> tuple[IllegalActionError, None]:
-        return IllegalActionError(action.text(), reason, rule), None
+    def _illegal(
+        self, action: Action, reason: str, rule: str, code: str, **params: Param
+    ) -> tuple[IllegalActionError, None]:
+        return IllegalActionError(action.text(), reason, rule, code=code, params=params), None
+
+    def _refuse(self, action: Action, problem: Problem) -> tuple[IllegalActionError, None]:
+        return self._illegal(action, problem.reason, problem.rule, problem.code, **problem.params)
 
     def _check(self, action: Action) -> tuple[IllegalActionError | None, Meld | None]:
         """The single source of legality: (error, None) or (None, resulting meld or None)."""
@@ -362,29 +377,52 @@ class Smazzata:
         if self.phase == _OVER:
             reason = self.end_reason or "closing"
             return self._illegal(
-                action, f"the smazzata is over (it ended by {reason})", _END_RULES[reason]
+                action,
+                f"the smazzata is over (it ended by {reason})",
+                _END_RULES[reason],
+                "smazzata_over",
+                ended=reason,
             )
         if not 0 <= seat < self.n:
             return self._illegal(
-                action, f"there is no seat {seat} at a {self.n}-player table", "R1"
+                action,
+                f"there is no seat {seat} at a {self.n}-player table",
+                "R1",
+                "no_such_seat",
+                seat=seat,
+                players=self.n,
             )
         if seat != self.current:
             return self._illegal(
-                action, f"it is seat {self.current}'s turn, not seat {seat}'s", "R5"
+                action,
+                f"it is seat {self.current}'s turn, not seat {seat}'s",
+                "R5",
+                "not_your_turn",
+                seat=seat,
+                current=self.current,
             )
         if self.phase == _ACQUIRE:
             if verb == DRAW:
                 if len(self.stock) == 0:
-                    return self._illegal(action, "the stock is empty", "R57")
+                    return self._illegal(action, "the stock is empty", "R57", "stock_empty")
                 return None, None
             if verb == PICKUP:
                 return self._check_pickup(action), None
             return self._illegal(
-                action, "the turn starts by drawing or picking up the discard pile", "R13"
+                action,
+                "the turn starts by drawing or picking up the discard pile",
+                "R13",
+                "acquire_first",
             )
         if verb in (DRAW, PICKUP):
             how = "drew" if self.acquired == DRAW else "picked up the discard pile"
-            return self._illegal(action, f"seat {seat} already {how} this turn", "R14")
+            return self._illegal(
+                action,
+                f"seat {seat} already {how} this turn",
+                "R14",
+                "already_acquired",
+                drew=self.acquired == DRAW,
+            )
         if verb == DISCARD:
             return self._check_discard(action), None
         return self._check_meld(action)
@@ -392,7 +430,7 @@ class Smazzata:
     def _check_pickup(self, action: Action) -> IllegalActionError | None:
         pile = self.pile
         if not pile:
-            return self._illegal(action, "the discard pile is empty", "R14")[0]
+            return self._illegal(action, "the discard pile is empty", "R14", "pile_empty")[0]
         hand = self.hands[action.seat]
         if len(pile) == 1 and self.rules.lock_identical_copy:
             card = pile[0]
@@ -402,6 +440,8 @@ class Smazzata:
                     f"every card in the hand is a {card}, so after picking up the single {card}"
                     " nothing could be discarded",
                     "R54",
+                    "pickup_nothing_to_discard",
+                    card=str(card),
                 )[0]
         if self.rules.pickup_requires_meld and not self._pickup_allows_meld(action.seat):
             need = "open a new meld" if len(pile) == 1 else "open or attach"
@@ -410,6 +450,8 @@ class Smazzata:
                 f"a pick-up must be followed by a meld, and with these cards seat"
                 f" {action.seat} could not {need}",
                 "R14, 3.7",
+                "pickup_needs_meld",
+                single=len(pile) == 1,
             )[0]
         return None
 
@@ -425,21 +467,26 @@ class Smazzata:
     def _check_discard(self, action: Action) -> IllegalActionError | None:
         seat = action.seat
         if len(action.cards) != 1:
-            return self._illegal(action, "a discard is exactly one card", "R20")[0]
+            return self._illegal(
+                action, "a discard is exactly one card", "R20", "discard_one_card"
+            )[0]
         card = action.cards[0]
         hand = self.hands[seat]
         if not hand[card]:
-            return self._illegal(action, f"seat {seat} does not hold {card}", "R20")[0]
+            return self._illegal(
+                action, f"seat {seat} does not hold {card}", "R20", "card_not_held", card=str(card)
+            )[0]
         if self.rules.pickup_requires_meld and self.acquired == PICKUP and not self.melded:
             return self._illegal(
                 action,
                 "after picking up the discard pile the player must open or attach before"
                 " discarding",
                 "3.7",
+                "discard_before_meld",
             )[0]
         problem = self._discard_problem(seat, card, hand[card], self.sizes[seat], self.lock_in_hand)
         if problem is not None:
-            return self._illegal(action, *problem)[0]
+            return self._refuse(action, problem)[0]
         return None
 
     def _locked(self, copies: int, lock_in_hand: bool) -> bool:
@@ -457,7 +504,7 @@ class Smazzata:
         lock_in_hand: bool,
         *,
         burraco: bool | None = None,
-    ) -> tuple[str, str] | None:
+    ) -> Problem | None:
         """Why discarding ``card`` (held ``copies`` times, hand of ``size``) is illegal, or None.
 
         R52. ``burraco`` overrides whether the line has a (qualifying) burraco, for the R53 check
@@ -465,32 +512,53 @@ class Smazzata:
         """
         rules = self.rules
         if card == self.lock and self._locked(copies, lock_in_hand):
+            name = str(CARDS[card])
             if rules.lock_identical_copy:
-                return (
-                    f"{CARDS[card]} cannot be discarded: the single card picked up from the"
+                return Problem(
+                    f"{name} cannot be discarded: the single card picked up from the"
                     " discard pile (or its twin) may not be discarded in the same turn",
                     "R17",
+                    "discard_locked_twin",
+                    {"card": name},
                 )
-            return (
-                f"{CARDS[card]} is the single card picked up from the discard pile and may"
+            return Problem(
+                f"{name} is the single card picked up from the discard pile and may"
                 " not be discarded in the same turn",
                 "R17",
+                "discard_locked",
+                {"card": name},
             )
         if size > 1:
             return None
         line = self.line_of[seat]
         if not self.taken[line]:
             if not rules.pozzetto_discard_may_be_wild and _is_wild(card):
-                return ("the discard that takes the pozzetto cannot be a wild card here", "R48")
+                return Problem(
+                    "the discard that takes the pozzetto cannot be a wild card here",
+                    "R48",
+                    "discard_wild_pozzetto",
+                    {"card": str(CARDS[card])},
+                )
             return None
         # The discard would empty the hand of a line that has its pozzetto: a closing (R55).
         if burraco is None:
             burraco = self.has_burraco(line, clean=rules.closing_requires_clean)
         if not burraco:
-            kind = "a clean burraco" if rules.closing_requires_clean else "a burraco"
-            return (f"the line cannot close without {kind} on the table", "R55")
+            clean = rules.closing_requires_clean
+            kind = "a clean burraco" if clean else "a burraco"
+            return Problem(
+                f"the line cannot close without {kind} on the table",
+                "R55",
+                "close_needs_clean_burraco" if clean else "close_needs_burraco",
+                {"card": str(CARDS[card])},
+            )
         if _is_wild(card) and not rules.closing_discard_may_be_wild:
-            return ("the closing discard cannot be a wild card", "R55")
+            return Problem(
+                "the closing discard cannot be a wild card",
+                "R55",
+                "discard_wild_closing",
+                {"card": str(CARDS[card])},
+            )
         return None
 
     def _check_meld(self, action: Action) -> tuple[IllegalActionError | None, Meld | None]:
@@ -510,13 +578,17 @@ class Smazzata:
                     action,
                     f"seat {seat} holds {have} {CARDS[card_id]}, the action names {k}",
                     "R22" if action.verb == OPEN else "R23",
+                    "card_not_held",
+                    card=str(CARDS[card_id]),
+                    held=hand[card_id],
+                    named=k,
                 )
         line = self.line_of[seat]
         line_melds = self.melds[line]
         if action.verb == OPEN:
             result = check_open(cards, self.rules)
             if isinstance(result, MeldError):
-                return self._illegal(action, result.reason, result.rule)
+                return self._refuse(action, Problem(*result))
             if result.kind == SET:
                 for m in line_melds:
                     if m.kind == SET and m.rank == result.rank:
@@ -525,6 +597,8 @@ class Smazzata:
                             f"the line already has a set of {result.naturals[0]}'s rank;"
                             " the cards must be attached to it",
                             "R27",
+                            "set_exists",
+                            rank=RANK_NAMES[result.rank],
                         )
             replaced = -1
         else:
@@ -533,28 +607,33 @@ class Smazzata:
                     action,
                     f"the line has no meld {action.meld} (it has {len(line_melds)})",
                     "R23",
+                    "no_such_meld",
+                    meld=action.meld,
+                    melds=len(line_melds),
                 )
             replaced = action.meld - 1
             result = check_extend(line_melds[replaced], cards, self.rules)
             if isinstance(result, MeldError):
-                return self._illegal(action, result.reason, result.rule)
+                return self._refuse(action, Problem(*result))
         problem = self._completion_problem(seat, need, len(cards), result, replaced)
         if problem is not None:
-            return self._illegal(action, *problem)
+            return self._refuse(action, problem)
         return None, result
 
     def _completion_problem(
         self, seat: int, removed: dict[int, int], k: int, result: Meld, replaced: int
-    ) -> tuple[str, str] | None:
+    ) -> Problem | None:
         """R53: after a meld the player must still be able to finish the turn."""
         size = self.sizes[seat] - k
         line = self.line_of[seat]
         if size == 0:
             if self.taken[line]:
-                return (
+                return Problem(
                     "the line already has its pozzetto, so the hand may only be emptied by a"
                     " closing discard (R49); keep a card to discard",
                     "R53",
+                    "meld_empties_hand",
+                    {},
                 )
             return None
         lock = self.lock
@@ -566,23 +645,35 @@ class Smazzata:
         if size == 1 and self.taken[line]:
             burraco = self._burraco_after(line, result, replaced)
         held = self.present[seat]  # only the card types held can be left
+        last: Problem | None = None
         while held:
             low = held & -held
             held ^= low
             c = low.bit_length() - 1
             left = hand[c] - removed.get(c, 0)
-            if (
-                left
-                and self._discard_problem(seat, c, left, size, lock_in_hand, burraco=burraco)
-                is None
-            ):
-                return None
+            if left:
+                last = self._discard_problem(seat, c, left, size, lock_in_hand, burraco=burraco)
+                if last is None:
+                    return None
+        if size == 1 and last is not None:
+            # One card left: its discard is what fails, and why it fails is the real cause (a
+            # closing without a burraco, R55; a wild closing discard; the locked card, R17), not
+            # the generic R53 that only says the turn could not end.
+            return Problem(
+                f"after this meld the last card {last.params.get('card', '')} could not be"
+                f" discarded: {last.reason}",
+                last.rule,
+                last.code,
+                {**last.params, "after_meld": True},
+            )
         left_cards = [
             CARDS[c] for c in range(NUM_TYPES) for _ in range(hand[c] - removed.get(c, 0))
         ]
-        return (
+        return Problem(
             f"the hand would be left with {format_cards(left_cards)} and no legal discard",
             "R53",
+            "no_legal_discard",
+            {"cards": " ".join(str(c) for c in left_cards)},
         )
 
     def _burraco_after(self, line: int, result: Meld, replaced: int) -> bool:

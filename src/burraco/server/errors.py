@@ -124,6 +124,8 @@ def ws_message(error: ServiceError, *, table: str | None = None) -> dict[str, An
         out["ref"] = error.ref
     if error.rule is not None:
         out["rule"] = error.rule
+    if error.detail is not None:
+        out["detail"] = dict(error.detail)
     if table is not None:
         out["table"] = table
     return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
+from burraco.engine.errors import IllegalActionError
 from burraco.errors import ServiceError
 from burraco.store import UserInfo
 
@@ -57,12 +58,26 @@ def pong(t: float | None, server_time: float) -> Pong:
     return {"type": "pong", "t": t, "server_time": server_time}
 
 
+class RefusalDetail(TypedDict):
+    """An illegal action's refusal as data: the engine's stable code, the RULES.md id and the
+    parameters (cards in notation, ranks, numbers), for a client to word in its language."""
+
+    code: str
+    rule: str
+    params: dict[str, str | int | bool]
+
+
+def refusal_detail(error: IllegalActionError) -> RefusalDetail:
+    return {"code": error.code, "rule": error.rule, "params": dict(error.params)}
+
+
 class Error(TypedDict):
     type: Literal["error"]
     code: str
     message: str
     ref: NotRequired[str]
     rule: NotRequired[str]
+    detail: NotRequired[RefusalDetail]
     table: NotRequired[str]
 
 

@@ -90,7 +90,11 @@ class PlayMixin(TableCore):
             self.state.verify(action)
         except IllegalActionError as error:
             raise ProtocolError(
-                ErrorCode.ILLEGAL_ACTION, error.explanation, ref=ref, rule=error.rule
+                ErrorCode.ILLEGAL_ACTION,
+                error.explanation,
+                ref=ref,
+                rule=error.rule,
+                detail=messages.refusal_detail(error),
             ) from None
         if self.clock is not None:
             self.clock.note_own_play(seat)

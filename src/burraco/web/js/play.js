@@ -6,6 +6,7 @@
 import { api, recordUrl } from "./api.js";
 import { cardText, cardsText } from "./cards.js";
 import { Connection } from "./conn.js";
+import { actionReasons, refusalText, ruleNote, showReasons } from "./explain.js";
 import { formatClock, h, icon, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { endedText, historyTable, sheetTable } from "./scoresheet.js";
@@ -77,6 +78,9 @@ export class TableScreen {
     this.root.addEventListener("pointerup", (e) => this.pointerUp(e));
     this.root.addEventListener("pointercancel", () => this.cancelDrag());
     this.root.addEventListener("click", (e) => this.click(e));
+    // A greyed button gets no click, but pointer events: a tap on it tells why (touch has no
+    // tooltip).
+    this.root.addEventListener("pointerup", (e) => this.greyedTap(e));
     this.root.addEventListener("dblclick", (e) => this.doubleClick(e));
     this.keyHandler = (e) => this.key(e);
     document.addEventListener("keydown", this.keyHandler);
@@ -155,18 +159,26 @@ export class TableScreen {
     if (message.ref && message.ref === this.pending) this.pending = null;
     if (message.code === "stale") return; // a snapshot follows
     if (message.code === "no_such_table") this.model.forget();
-    this.showNotice("error", { code: message.code, rule: message.rule }, message.message);
+    // An illegal action is worded from its `detail` (explain.js): the server's English
+    // sentence is not shown.
+    const illegal = message.code === "illegal_action";
+    this.showNotice("error", { code: message.code, rule: message.rule, refusal: message.detail }, illegal ? null : message.message);
   }
 
-  /** A notice: `what` is {code, rule} (explained in the page's language when drawn). */
+  /** A notice: `what` is {code, rule, refusal?, text?} (explained in the page's language when
+   * drawn; `text` is already in it). */
   showNotice(kind, what, detail) {
-    this.notice = { kind, code: what.code, rule: what.rule, detail };
+    this.notice = { kind, code: what.code, rule: what.rule, refusal: what.refusal, text: what.text, detail };
     clearTimeout(this.noticeTimer);
     this.noticeTimer = setTimeout(() => this.clearNotice(kind), 12000);
     this.queueRender();
   }
 
   noticeTitle(notice) {
+    if (notice.text) return notice.text;
+    if (notice.code === "illegal_action" && notice.refusal) {
+      return `${t("err.refused")} ${refusalText(notice.refusal)} ${ruleNote(notice.rule)}`.trim();
+    }
     if (notice.code === "illegal_action") {
       const why = notice.rule && has(`rule.${notice.rule}`) ? t(`rule.${notice.rule}`) : t("err.illegal_action");
       return `${t("err.refused")} ${why}${notice.rule ? ` (${notice.rule})` : ""}`;
@@ -302,6 +314,43 @@ export class TableScreen {
     }
     const fresh = this.host.querySelector(".new-meld");
     if (fresh) fresh.classList.toggle("target", hints.open);
+    this.explainActions(hints);
+  }
+
+  /** Why each greyed action is greyed (explain.js), as a tooltip and a line under the bar. */
+  reasons(hints = this.hints()) {
+    return actionReasons({
+      view: this.model.view,
+      seat: this.seat,
+      myTurn: this.myTurn,
+      pending: Boolean(this.pending),
+      hand: this.hand(),
+      chosen: this.selectedCards(),
+      hints,
+    });
+  }
+
+  explainActions(hints) {
+    if (this.model.view && this.seat !== null) showReasons(this.host, this.reasons(hints), this.selectedCards());
+  }
+
+  /** A tap or click on a greyed Cala/Attacca/Scarta: with a selection the engine can judge,
+   * the action is sent (it is not in `legal`, so it is refused and changes nothing) and the
+   * server's refusal gives the exact cause; otherwise the page's own reason is shown. */
+  greyedTap(event) {
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target ? target.closest(".action-bar button[data-cmd]") : null;
+    if (!button || !button.disabled || !["open", "attach", "discard"].includes(button.dataset.cmd)) return;
+    const cmd = button.dataset.cmd;
+    const chosen = this.selectedCards();
+    const view = this.model.view;
+    const ask = this.myTurn && !this.pending && view && view.phase === "play";
+    if (ask && cmd === "open" && chosen.length >= 3) this.open(chosen);
+    else if (ask && cmd === "discard" && chosen.length === 1) this.discard(chosen[0]);
+    else {
+      const reason = this.reasons()[cmd];
+      if (reason) this.showNotice("warn", { code: "why", text: reason });
+    }
   }
 
   // ------------------------------------------------------------------------------- render
@@ -366,6 +415,7 @@ export class TableScreen {
         focus: this.focus,
       });
       replace(this.host, felt);
+      this.explainActions();
       this.layoutHand();
       if (focused !== undefined) {
         const el = this.host.querySelector(`.hand [data-index="${focused}"]`);
