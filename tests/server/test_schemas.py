@@ -198,6 +198,9 @@ async def _history(c: Checker, table: str) -> None:
 
 async def _server(c: Checker) -> None:
     await c.call("GET", "/api/info", 200)
+    rulesets = await c.call("GET", "/api/rulesets", 200)
+    reale = next(p["parameters"] for p in rulesets["presets"] if p["name"] == "reale")
+    assert (reale["jokers"], reale["set_ranks"], reale["bonus_reale"]) == (0, [], 1000)  # §3.2
     await c.call("GET", "/api/server/stats", 200)
 
 

@@ -102,6 +102,17 @@ class InfoOut(BaseModel):
     bots: list[str]
 
 
+class RulesetOut(BaseModel):
+    name: str = Field(description="the preset's name (``find_rules``)")
+    parameters: dict[str, Any] = Field(
+        description="every parameter of the preset (docs/rules.md), sets as sorted lists"
+    )
+
+
+class RulesetsOut(BaseModel):
+    presets: list[RulesetOut]
+
+
 class StatsOut(BaseModel):
     tables: int = Field(description="tables held by this process")
     connections: int = Field(description="open WebSocket connections")

@@ -40,6 +40,7 @@ async function call(method, path, body) {
 export const api = {
   me: () => call("GET", "/api/me"),
   info: () => call("GET", "/api/info"),
+  rulesets: () => call("GET", "/api/rulesets"),
   register: (name, password) => call("POST", "/api/register", { name, password }),
   login: (name, password) => call("POST", "/api/login", { name, password }),
   guest: () => call("POST", "/api/guest"),

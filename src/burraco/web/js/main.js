@@ -1,7 +1,7 @@
 // Start-up and navigation: / (lobby, or signing in), /?table=ID (a table: play, wait, or watch),
 // /?replay=ID&match=N (the replay of a finished match), /?club[=ID] (the club manager),
 // /?timer=EVENING (a club evening's room timer, no login needed), /?tournaments and
-// /?tournament=ID (online tournaments).
+// /?tournament=ID (online tournaments), /?rules[=PRESET] (how to play; no login needed).
 
 import { api } from "./api.js";
 import { ClubListScreen, ClubScreen } from "./club.js";
@@ -10,6 +10,7 @@ import { applyI18n, language, loadCatalogs, onLanguage, setLanguage, t } from ".
 import { AuthScreen, LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./play.js";
 import { ReplayScreen } from "./replay.js";
+import { RulesScreen } from "./rulespage.js";
 import { TournamentListScreen, TournamentScreen } from "./tournament.js";
 
 const app = document.getElementById("app");
@@ -52,6 +53,10 @@ async function route() {
   const replayId = params.get("replay");
   if (replayId) {
     show(new ReplayScreen(app, ctx, replayId, Number(params.get("match")) || 1));
+    return;
+  }
+  if (params.get("rules") !== null) {
+    show(new RulesScreen(app, ctx, params.get("rules")));
     return;
   }
   const timerId = params.get("timer");
