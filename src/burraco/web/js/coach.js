@@ -5,6 +5,7 @@
 // first, keep the wild cards, throw away a high card that goes with nothing.
 
 import { cardText, isWild, parseCard } from "./cards.js";
+import { t } from "./i18n.js";
 
 const RANK_POS = { A: 1, J: 11, Q: 12, K: 13 };
 
@@ -123,4 +124,29 @@ export function actionMeld(action) {
 
 export function actionVerb(action) {
   return action ? verbOf(action) : null;
+}
+
+/** The hint's line: its words and a "Show me" button (when there is a move to show). */
+export function coachEl(hint, onShow) {
+  const el = document.createElement("div");
+  el.className = "coach";
+  el.setAttribute("role", "status");
+  el.setAttribute("aria-live", "polite");
+  if (hint.action) el.dataset.action = hint.action.split(" ").slice(1).join(" ");
+  const title = document.createElement("strong");
+  title.textContent = `${t("coach.title")}: `;
+  const text = document.createElement("span");
+  text.className = "coach-text";
+  text.textContent = t(hint.key, hint.params);
+  text.prepend(title);
+  el.append(text);
+  if (hint.action) {
+    const show = document.createElement("button");
+    show.type = "button";
+    show.className = "btn small coach-show";
+    show.textContent = t("coach.show");
+    show.addEventListener("click", onShow);
+    el.append(show);
+  }
+  return el;
 }
