@@ -162,6 +162,9 @@ async def _lobby(c: Checker) -> str:
     await c.call("POST", "/api/tables", 409, json={"seat": 3}, headers=alice)
     await c.call("POST", "/api/tables", 422, json={"rules": "nope"}, headers=alice)
     await c.call("POST", "/api/tables", 401, json={})
+    await c.call("POST", "/api/lessons", 401)
+    lesson = await c.call("POST", "/api/lessons", 201, headers=bob)
+    assert lesson["status"] == "playing" and lesson["config"]["lesson"] is True
     table = (
         await c.call("POST", "/api/tables", 201, json={"players": 4, "smazzate": 1}, headers=alice)
     )["id"]

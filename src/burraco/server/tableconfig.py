@@ -39,6 +39,8 @@ class TableConfig:
     or ``forfeit`` (his line loses with the technical score of T14)."""
     absent_seconds: float | None = None
     """The away deadline (None: the server's ``disconnect_grace``)."""
+    lesson: bool = False
+    """The guided first game (lesson.py): its fixed teaching deal, the learner first."""
 
     def ruleset(self) -> Rules:
         overrides = {k: coerce_option(k, v) for k, v in self.options.items()}
@@ -69,7 +71,7 @@ class TableConfig:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("tournament", "absent", "absent_seconds"):  # tournament tables only
+        for name in ("tournament", "absent", "absent_seconds", "lesson"):  # when not the default
             if data[name] == TableConfig.__dataclass_fields__[name].default:
                 del data[name]
         data["options"] = {

@@ -16,6 +16,7 @@ from burraco.store import ActionRecord, ChatRecord, SmazzataRecord
 
 from .. import messages
 from ..fairness import CommittedDeck, fresh_deck
+from ..lesson import lesson_deck
 from ..protocol import ErrorCode, ProtocolError, encode
 from ..wire import events_for, score_json
 from . import commands as cmd
@@ -30,7 +31,7 @@ class PlayMixin(TableCore):
     async def _deal(self) -> None:
         match = self.match
         assert match is not None
-        committed = fresh_deck(self.rules)
+        committed = lesson_deck() if self.config.lesson else fresh_deck(self.rules)
         number = len(match.scores) + 1
         first = match.next_first
         now = time.time()

@@ -13,6 +13,7 @@ from burraco.engine.match import Match
 from .. import messages
 from ..connection import Connection
 from ..fairness import random_seat
+from ..lesson import LESSON_SEAT
 from ..protocol import ErrorCode, ProtocolError, encode
 from . import commands as cmd
 from .commands import TimerPurpose
@@ -273,7 +274,8 @@ class SeatsMixin(TableCore):
         await self.hub.store.set_status(
             self.id, TableStatus.PLAYING, match_no=self.match_no, owner=self.hub.config.process_id
         )
-        self.match = Match(self.rules, first=random_seat(self.rules.players))
+        first = LESSON_SEAT if self.config.lesson else random_seat(self.rules.players)
+        self.match = Match(self.rules, first=first)
         self.decks, self.hands, self.scores = [], [], []
         self.number = 0
         self.ended = None

@@ -41,6 +41,7 @@ export const api = {
   me: () => call("GET", "/api/me"),
   info: () => call("GET", "/api/info"),
   rulesets: () => call("GET", "/api/rulesets"),
+  lesson: () => call("POST", "/api/lessons"),
   register: (name, password) => call("POST", "/api/register", { name, password }),
   login: (name, password) => call("POST", "/api/login", { name, password }),
   guest: () => call("POST", "/api/guest"),

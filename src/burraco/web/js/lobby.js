@@ -164,6 +164,28 @@ export class LobbyScreen {
     }
   }
 
+  /** Learning the game: the guided first game (POST /api/lessons) and the rules page. */
+  learnPanel() {
+    return h("section", { class: "panel learn" },
+      h("h2", { text: t("lobby.learn") }),
+      h("p", { class: "muted", text: t("lesson.start.title") }),
+      h("div", { class: "learn-actions" },
+        h("button", { type: "button", class: "btn primary", dataset: { cmd: "lesson" }, onclick: () => this.startLesson() }, t("lesson.start")),
+        h("a", { class: "btn ghost", href: "/?rules", dataset: { cmd: "rules" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?rules"); } }, t("learn.link")),
+      ),
+    );
+  }
+
+  async startLesson() {
+    try {
+      const table = await api.lesson();
+      this.ctx.navigate(`/?table=${encodeURIComponent(table.id)}`);
+    } catch (error) {
+      this.message = errorText(error);
+      this.render();
+    }
+  }
+
   render() {
     const user = this.ctx.user;
     replace(this.root,
@@ -179,6 +201,7 @@ export class LobbyScreen {
       h("div", { class: "lobby-invitations", role: "status" }),
       h("div", { class: "lobby-grid" },
         h("section", { class: "panel new-table" }, h("h2", { text: t("lobby.new") }), this.newTableForm()),
+        this.learnPanel(),
         h("section", { class: "panel" }, h("h2", { text: t("lobby.tables") }), h("div", { class: "table-list" })),
         h("section", { class: "panel" },
           h("div", { class: "panel-head" },

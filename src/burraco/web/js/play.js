@@ -5,6 +5,7 @@
 
 import { api, recordUrl } from "./api.js";
 import { cardText, cardsText } from "./cards.js";
+import { actionCards, actionMeld, actionVerb, coachEl, coachHint } from "./coach.js";
 import { Connection } from "./conn.js";
 import { actionReasons, refusalText, ruleNote, showReasons } from "./explain.js";
 import { formatClock, h, icon, replace } from "./dom.js";
@@ -416,6 +417,7 @@ export class TableScreen {
       });
       replace(this.host, felt);
       this.explainActions();
+      this.renderCoach();
       this.layoutHand();
       if (focused !== undefined) {
         const el = this.host.querySelector(`.hand [data-index="${focused}"]`);
@@ -425,6 +427,43 @@ export class TableScreen {
     this.renderSide();
     this.renderModal();
     this.tick();
+  }
+
+  /** A lesson table (the guided first game) shows the coach's hint under the status line. */
+  renderCoach() {
+    const info = this.model.info;
+    if (!info || !info.config.lesson || this.seat === null) return;
+    const hint = coachHint({ view: this.model.view, legal: this.model.legal, myTurn: this.myTurn && !this.pending });
+    const row = this.host.querySelector(".status-row");
+    if (!hint || !row) return;
+    row.after(coachEl(hint, () => this.showHint(hint)));
+    if (this.coachTarget && this.coachTarget.action === hint.action) {
+      const target = this.host.querySelector(this.coachTarget.selector);
+      if (target) target.classList.add("coach-target");
+    }
+  }
+
+  /** "Show me": select the hint's cards and mark where they go (the stock, a meld, a button). */
+  showHint(hint) {
+    const verb = actionVerb(hint.action);
+    const mine = this.model.view.lines.find((l) => l.seats.includes(this.seat));
+    const selectors = {
+      draw: ".stock",
+      pickup: ".pile",
+      open: '.action-bar [data-cmd="open"]',
+      discard: '.action-bar [data-cmd="discard"]',
+      attach: `.line-area[data-line="${mine ? mine.line : ""}"] .meld[data-meld="${actionMeld(hint.action)}"]`,
+    };
+    this.coachTarget = { action: hint.action, selector: selectors[verb] };
+    this.selection.clear();
+    const hand = this.hand();
+    const used = new Set();
+    for (const code of actionCards(hint.action)) {
+      const index = hand.findIndex((c, i) => c === code && !used.has(i));
+      if (index >= 0) used.add(index);
+    }
+    for (const index of used) this.selection.add(index);
+    this.queueRender();
   }
 
   statusText() {
