@@ -198,3 +198,28 @@ def test_the_app_is_installable_manifest_and_service_worker(pages: Pages) -> Non
     assert scope == page.url.split("?")[0].rstrip("/") + "/"
     manifest = page.evaluate("async () => (await fetch('/manifest.webmanifest')).json()")
     assert manifest["display"] == "standalone"
+
+
+@pytest.mark.seed(2)
+def test_a_finger_drags_a_card_within_the_hand(pages: Pages) -> None:
+    # The same reordering with touch (pointer events from a touch screen, as on a phone).
+    page = pages.new(width=390, height=844, touch=True)
+    at_my_turn(page)
+    before = hand(page)
+    cards = page.locator(".hand .card[data-index]")
+    first = cards.first.bounding_box()
+    last = cards.last.bounding_box()
+    assert first is not None and last is not None
+    cdp = page.context.new_cdp_session(page)
+    y = first["y"] + first["height"] / 2
+    x0 = first["x"] + 4
+    x1 = last["x"] + last["width"] - 3
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
+    for step in range(1, 11):
+        x = x0 + (x1 - x0) * step / 10
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function(f"() => ({HAND_JS})()[10] === {before[0]!r}")
+    assert hand(page) == before[1:] + before[:1]
