@@ -92,6 +92,22 @@ def test_dragging_a_card_reorders_the_hand_and_the_order_survives_a_draw_and_a_r
     grouped = hand(page)
     assert sorted(grouped) == sorted(after_draw)
     assert stored(page)["custom"] == grouped
+    # Legal openings first (largest first); without any (not the player's turn), three natural
+    # cards of a rank go together, then the rest by suit.
+    examples = page.evaluate(
+        """async () => {
+          const { groupMelds } = await import('/js/handorder.js');
+          return [
+            groupMelds(
+              ['KH', '5S', '6S', '7S', 'QD', '4S'], ['0 open 5S 6S 7S', '0 open 4S 5S 6S 7S'],
+            ),
+            groupMelds(['KH', '9C', '9D', '2H', '9S', '4C'], null),
+          ];
+        }"""
+    )
+    assert examples[0][:4] == ["4S", "5S", "6S", "7S"]
+    assert sorted(examples[1][:3]) == ["9C", "9D", "9S"]
+    assert sorted(examples[1]) == sorted(["KH", "9C", "9D", "2H", "9S", "4C"])
 
 
 def stored(page: Page) -> dict[str, object]:

@@ -4,7 +4,7 @@
 // arrived (drawn, picked up) are appended. Kept in sessionStorage per table, so that a reload
 // keeps it but another tab or a later visit starts from the default sort.
 
-import { sortCards } from "./cards.js";
+import { isWild, parseCard, sortCards } from "./cards.js";
 
 const PREFIX = "burraco:hand:";
 
@@ -47,7 +47,24 @@ export function groupMelds(hand, legal) {
     grouped.push(...cards);
     rest = left;
   }
+  if (!grouped.length) return sameRankFirst(rest);
   return grouped.concat(sortCards(rest, "suit"));
+}
+
+/** Out of turn (no legal openings known): three or more natural cards of a rank side by side
+ * (the makings of a set, R30), then the rest by suit (runs then sit together). */
+function sameRankFirst(hand) {
+  const byRank = new Map();
+  for (const card of hand) {
+    if (isWild(card)) continue;
+    const rank = parseCard(card).rank;
+    byRank.set(rank, [...(byRank.get(rank) || []), card]);
+  }
+  const sets = [...byRank.values()].filter((cards) => cards.length >= 3);
+  const inSets = sets.flat();
+  const rest = [...hand];
+  for (const card of inSets) rest.splice(rest.indexOf(card), 1);
+  return sets.flatMap((cards) => sortCards(cards, "suit")).concat(sortCards(rest, "suit"));
 }
 
 export class HandOrder {
