@@ -9,8 +9,10 @@ import { TimerScreen } from "./clubtimer.js";
 import { applyI18n, language, loadCatalogs, onLanguage, setLanguage, t } from "./i18n.js";
 import { AuthScreen, LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./play.js";
+import { registerWorker } from "./pwa.js";
 import { ReplayScreen } from "./replay.js";
 import { RulesScreen } from "./rulespage.js";
+import { applySettings } from "./settings.js";
 import { TournamentListScreen, TournamentScreen } from "./tournament.js";
 
 const app = document.getElementById("app");
@@ -87,6 +89,8 @@ async function route() {
 }
 
 async function boot() {
+  applySettings();
+  registerWorker();
   await loadCatalogs();
   applyI18n(document);
   document.title = t("app.title");

@@ -12,9 +12,12 @@ import { formatClock, h, icon, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { endedText, historyTable, sheetTable } from "./scoresheet.js";
 import { TableModel } from "./tablemodel.js";
+import { HandOrder, groupMelds } from "./handorder.js";
+import { turnTitle } from "./notify.js";
+import { quickChat } from "./quickchat.js";
+import { openSettings, setting } from "./settings.js";
+import { ClockAlarm, playSound, soundsForAction } from "./sounds.js";
 import { botLabel, bottomHand, layoutHand, lineName, presetName, renderFelt, seatName } from "./tableview.js";
-
-const SORT_KEY = "burraco:sort";
 
 function sameMultiset(a, b) {
   if (a.length !== b.length) return false;
@@ -40,7 +43,9 @@ export class TableScreen {
     this.ctx = ctx;
     this.id = tableId;
     this.model = TableModel.restore(tableId);
-    this.sort = localStorage.getItem(SORT_KEY) === "rank" ? "rank" : "suit";
+    this.order = new HandOrder(tableId, setting("sort")); // the hand's order (comfort)
+    this.alarm = new ClockAlarm();
+    this.wasMyTurn = false;
     this.selection = new Set();
     this.handKey = "";
     this.focus = 0;
@@ -99,6 +104,7 @@ export class TableScreen {
     document.removeEventListener("keydown", this.keyHandler);
     this.resize.disconnect();
     this.conn.close();
+    turnTitle(false, t("app.title"));
   }
 
   join() {
@@ -143,6 +149,7 @@ export class TableScreen {
     }
     if (effects.dealt) this.sheetOpen = this.sheetOpen && Boolean(this.model.sheet);
     if (effects.chat && !(this.sideVisible() && this.sideTab === "chat")) this.unread += 1;
+    this.comfortAfter(effects);
     if (effects.action && effects.action.seat === this.model.you) this.clearNotice("error");
     this.model.save();
     this.queueRender();
@@ -200,6 +207,66 @@ export class TableScreen {
     return this.model.you;
   }
 
+  get sort() {
+    return this.order.sort;
+  }
+
+  /** Comfort: the sounds of what happened, and "your turn" in the title and as a notification. */
+  comfortAfter(effects) {
+    if (effects.action) soundsForAction(effects.action);
+    const mine = this.myTurn;
+    if (mine && !this.wasMyTurn) playSound("turn");
+    this.wasMyTurn = mine;
+    turnTitle(mine, t("app.title"));
+  }
+
+  /** Move the cards at `indices` of the shown hand to insertion point `to` (counted in the hand
+   * without them), keeping them selected if they were. */
+  reorder(indices, to) {
+    const hand = this.hand();
+    const wasSelected = indices.every((i) => this.selection.has(i));
+    const placed = this.order.moveBlock(hand, indices, to);
+    this.selection.clear();
+    if (wasSelected) for (const i of placed) this.selection.add(i);
+    this.focus = placed[0];
+    this.handKey = this.hand().join(",");
+    this.render();
+  }
+
+  /** Where a card dropped at (x, y) goes: an insertion point in the hand without `indices`. */
+  handInsertion(x, y, indices) {
+    const handEl = this.host.querySelector(".hand");
+    if (!handEl) return null;
+    const box = handEl.getBoundingClientRect();
+    if (x < box.left || x > box.right || y < box.top - 20 || y > box.bottom + 20) return null;
+    const moving = new Set(indices);
+    let to = 0;
+    for (const el of handEl.querySelectorAll(".card[data-index]")) {
+      const i = Number(el.dataset.index);
+      if (moving.has(i)) continue;
+      const r = el.getBoundingClientRect();
+      const sameRow = y >= r.top && y <= r.bottom;
+      // Cards overlap: past a card's visible left part counts as after it.
+      if (r.bottom < y || (sameRow && x > r.left + Math.min(r.width / 2, 18))) to += 1;
+    }
+    return to;
+  }
+
+  groupMyMelds() {
+    this.order.setCustom(groupMelds(this.hand(), this.model.legal));
+    this.handKey = "";
+    this.render();
+  }
+
+  /** The comfort buttons of the action bar (kept out of tableview, which draws the table). */
+  addHandTools() {
+    const sortBtn = this.host.querySelector(".action-bar .sort-btn");
+    if (!sortBtn || this.seat === null) return;
+    sortBtn.after(h("button", {
+      type: "button", class: "btn ghost group-btn", dataset: { cmd: "group" }, title: t("hand.group.title"), "aria-keyshortcuts": "G",
+    }, t("hand.group")));
+  }
+
   get myTurn() {
     const { view, you, info } = this.model;
     return Boolean(view && you !== null && info && info.status === "playing" && view.phase !== "over" && view.current === you);
@@ -208,7 +275,7 @@ export class TableScreen {
   hand() {
     const view = this.model.view;
     if (!view || this.seat === null) return [];
-    return bottomHand({ view, hands: null, bottom: this.seat, sort: this.sort });
+    return bottomHand({ view, hands: null, bottom: this.seat, sort: this.sort, arrange: (cards) => this.order.arrange(cards) });
   }
 
   selectedCards() {
@@ -244,6 +311,8 @@ export class TableScreen {
   }
 
   discard(card) {
+    // Settings: a discard of the hand's last card (closing or taking the pozzetto) is confirmed.
+    if (card && this.hand().length === 1 && setting("confirmLast") && !confirm(t("confirm.last_discard"))) return;
     if (card) this.act(`discard ${card}`);
   }
 
@@ -403,6 +472,7 @@ export class TableScreen {
         bottom: model.you ?? 0,
         hands: null,
         sort: this.sort,
+        arrange: (cards) => this.order.arrange(cards),
         selection: this.selection,
         hints: this.hints(),
         interactive: model.you !== null && model.info.status === "playing",
@@ -418,6 +488,7 @@ export class TableScreen {
       replace(this.host, felt);
       this.explainActions();
       this.renderCoach();
+      this.addHandTools();
       this.layoutHand();
       if (focused !== undefined) {
         const el = this.host.querySelector(`.hand [data-index="${focused}"]`);
@@ -524,6 +595,7 @@ export class TableScreen {
       h("span", { class: `conn-dot ${statusClass}`, title: t(`conn.${this.connStatusText}`), "aria-label": t(`conn.${this.connStatusText}`) }),
       h("button", { type: "button", class: "icon-btn side-toggle", dataset: { cmd: "side" }, "aria-label": t("side.label"), title: t("side.label") },
         icon("chat"), this.unread ? h("span", { class: "unread", text: String(this.unread) }) : null),
+      h("button", { type: "button", class: "icon-btn settings-btn", dataset: { cmd: "settings" }, "aria-label": t("settings.title"), title: t("settings.title"), text: "⚙" }),
       h("button", { type: "button", class: "lang-btn", dataset: { cmd: "lang" }, text: t("lang.switch"), title: t("lang.switch.title") }),
     );
   }
@@ -647,7 +719,8 @@ export class TableScreen {
       if (!text) return;
       if (this.conn.send({ type: "chat", table: this.id, text })) input.value = "";
     });
-    return h("div", { class: "chat" }, list, form);
+    const quick = quickChat((text) => this.conn.send({ type: "chat", table: this.id, text }));
+    return h("div", { class: "chat" }, list, quick, form);
   }
 
   logPanel() {
@@ -677,6 +750,8 @@ export class TableScreen {
       ["1 … 9", "help.keys.attach"],
       ["X", "help.keys.discard"],
       ["R", "help.keys.sort"],
+      ["⇧ ←  →", "help.keys.reorder"],
+      ["G", "help.keys.group"],
       ["Esc", "help.keys.clear"],
     ];
     return h("div", { class: "help" },
@@ -761,6 +836,7 @@ export class TableScreen {
       if (running) left -= elapsed;
       el.textContent = formatClock(left);
       el.classList.toggle("running", running);
+      if (seat === this.model.you) this.alarm.update(running ? left : null);
       el.classList.toggle("low", left < 60);
     }
     for (const el of this.root.querySelectorAll("[data-turn-timer]")) {
@@ -841,10 +917,15 @@ export class TableScreen {
           this.render();
           break;
         case "sort":
-          this.sort = this.sort === "suit" ? "rank" : "suit";
-          localStorage.setItem(SORT_KEY, this.sort);
+          this.order.toggle();
           this.handKey = "";
           this.render();
+          break;
+        case "group":
+          this.groupMyMelds();
+          break;
+        case "settings":
+          openSettings(() => this.render());
           break;
         case "open":
           this.open();
@@ -940,6 +1021,21 @@ export class TableScreen {
     const hand = this.hand();
     const focused = target instanceof HTMLElement && target.dataset.index !== undefined ? Number(target.dataset.index) : null;
     const key = event.key.toLowerCase();
+    if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && event.shiftKey && focused !== null) {
+      // Shift+arrow moves the focused card (or the chosen cards with it) one place.
+      const block = this.selection.has(focused) ? [...this.selection].sort((a, b) => a - b) : [focused];
+      const first = block[0];
+      const to = event.key === "ArrowLeft" ? Math.max(0, first - 1) : Math.min(hand.length - block.length, first + 1);
+      this.reorder(block, to);
+      const el = this.host.querySelector(`.hand [data-index="${this.focus}"]`);
+      if (el) {
+        for (const card of this.host.querySelectorAll(".hand .card")) card.tabIndex = -1;
+        el.tabIndex = 0;
+        el.focus();
+      }
+      event.preventDefault();
+      return;
+    }
     if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       if (!hand.length) return;
       const from = focused ?? this.focus;
@@ -969,6 +1065,7 @@ export class TableScreen {
     else if (key === "o") this.open();
     else if (key === "a") this.command("attach");
     else if (key === "r") this.command("sort");
+    else if (key === "g") this.command("group");
     else if (key === "x" || event.key === "Delete") {
       const chosen = this.selectedCards();
       if (chosen.length === 1) this.discard(chosen[0]);
@@ -1009,7 +1106,7 @@ export class TableScreen {
       if (src) ghost.append(src.cloneNode(true));
     }
     document.body.append(ghost);
-    this.drag = { cards, ghost, dx: press.x - rect.left, dy: press.y - rect.top };
+    this.drag = { cards, indices, ghost, dx: press.x - rect.left, dy: press.y - rect.top };
     this.root.classList.add("dragging");
   }
 
@@ -1023,9 +1120,14 @@ export class TableScreen {
     this.press = null;
     if (!press || press.id !== event.pointerId) return;
     if (this.drag) {
-      const { cards } = this.drag;
+      const { cards, indices } = this.drag;
       const target = this.dropAt(event.clientX, event.clientY);
       this.cancelDrag();
+      const into = target ? null : this.handInsertion(event.clientX, event.clientY, indices);
+      if (into !== null) {
+        this.reorder(indices, into); // dropped on the hand: the player's own order
+        return;
+      }
       if (target) {
         if (target.dataset.drop === "discard" && cards.length === 1) this.discard(cards[0]);
         else if (target.dataset.drop === "attach") this.attach(Number(target.dataset.meld), cards);

@@ -47,6 +47,7 @@ function lineOf(view, seat) {
 export function bottomHand(state) {
   const { view, hands, bottom } = state;
   const cards = hands ? hands[bottom] || [] : view.seat === bottom ? view.hand : [];
+  if (state.arrange) return state.arrange(cards); // the player's own order (handorder.js)
   return sortCards(cards, state.sort);
 }
 
