@@ -279,9 +279,9 @@ def create_table(
 ) -> str:
     """Fill the lobby's form (bots in every other seat) and wait for the table to start."""
     form = page.locator(".create-form")
-    if players == 4:
-        form.locator('input[name="players"][value="4"]').check(force=True)
-        page.wait_for_selector('select[name="bot3"]')
+    if players != 2:
+        form.locator(f'input[name="players"][value="{players}"]').check(force=True)
+        page.wait_for_selector(f'select[name="bot{players - 1}"]')
     page.locator('.create-form select[name="smazzate"]').select_option(str(smazzate))
     for seat in range(1, players):
         page.locator(f'.create-form select[name="bot{seat}"]').select_option(bot)

@@ -122,6 +122,9 @@ const CLOCKS = [
   { key: "45", round: 2700, hand: 90 },
 ];
 
+/** The value of a seat's select that keeps the seat open for a person. */
+const OPEN_SEAT = "open";
+
 export class LobbyScreen {
   constructor(app, ctx) {
     this.app = app;
@@ -235,6 +238,8 @@ export class LobbyScreen {
     const form = h("form", { class: "create-form", dataset: { form: "create" } },
       h("fieldset", {}, h("legend", { text: t("create.players") }),
         radio("players", 2, t("create.players.2"), f.players === 2),
+        // RULES.md 3.5: three players, each on his own.
+        radio("players", 3, t("create.players.3"), f.players === 3),
         radio("players", 4, t("create.players.4"), f.players === 4),
       ),
       h("label", { class: "field" }, h("span", { text: t("create.rules") }),
@@ -257,7 +262,11 @@ export class LobbyScreen {
           Array.from({ length: f.players - 1 }, (_, i) => i + 1).map((seat) =>
             h("label", { class: "field" },
               h("span", { text: f.players === 4 && seat === 2 ? t("create.bot.partner") : t("create.bot.seat", { n: seat + 1 }) }),
-              h("select", { name: `bot${seat}` }, levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: botLabel(level) }))),
+              h("select", { name: `bot${seat}` }, [
+                ...levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: botLabel(level) })),
+                // Mixed tables: a seat may stay open for a person while the others get bots.
+                h("option", { value: OPEN_SEAT, selected: f.bots[seat] === OPEN_SEAT, text: t("create.seat.open") }),
+              ]),
             )))
         : null,
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", checked: f.public }), t("create.public")),
@@ -305,7 +314,9 @@ export class LobbyScreen {
       body.round_seconds = clock.round;
       body.hand_seconds = clock.hand;
     }
-    if (f.opponents === "bots") for (let seat = 1; seat < f.players; seat++) body.bots[seat] = f.bots[seat];
+    if (f.opponents === "bots") {
+      for (let seat = 1; seat < f.players; seat++) if (f.bots[seat] !== OPEN_SEAT) body.bots[seat] = f.bots[seat];
+    }
     try {
       const table = await api.create(body);
       this.ctx.navigate(`/?table=${encodeURIComponent(table.id)}`);
