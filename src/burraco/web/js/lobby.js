@@ -257,7 +257,7 @@ export class LobbyScreen {
           Array.from({ length: f.players - 1 }, (_, i) => i + 1).map((seat) =>
             h("label", { class: "field" },
               h("span", { text: f.players === 4 && seat === 2 ? t("create.bot.partner") : t("create.bot.seat", { n: seat + 1 }) }),
-              h("select", { name: `bot${seat}` }, levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: botLabel(level) }))),
+              h("select", { name: `bot${seat}` }, levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: t("seat.bot", { level: botLabel(level) }) }))),
             )))
         : null,
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", checked: f.public }), t("create.public")),
