@@ -363,6 +363,7 @@ def test_record_and_rematch(server: Server, people: list[Player]) -> None:
     )
     record = read_record(answer.text)
     assert record.players[0] == a.name and record.meta["table"] == table_id
+    assert record.players[1] == "Bot Beginner"  # a human name, never the level id "random"
     assert len(record.meta["fairness"]) == len(record.hands) == 1
     tomllib.loads(answer.text)
     replayed = replay(record)
@@ -455,6 +456,8 @@ def test_server_info(server: Server) -> None:
         body = client.get("/api/info").json()
     assert body["protocol"] == 1
     assert "italian" in body["presets"] and "random" in body["bots"]
+    # Weakest first, so the lobby lists the levels in order of strength.
+    assert body["bots"][:4] == ["random", "greedy", "heuristic", "search"]
     json.dumps(body)
 
 

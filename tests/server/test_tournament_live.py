@@ -109,6 +109,8 @@ def test_an_eight_bot_sit_and_go_runs_to_a_final_ranking(server: LiveServer) -> 
         assert first["reason"] == "watch" and first["tournament"]["entrant_count"] == 0
         answer = client.post(f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 8})
         assert answer.status_code == 200, answer.text
+        names = [e["name"] for e in answer.json()["entrants"]]
+        assert names and all(n.startswith("Bot Easy ") and "greedy" not in n for n in names)
         started = time.monotonic()
         messages = follow(watcher, tid, timeout=120)
         elapsed = time.monotonic() - started

@@ -2,6 +2,14 @@
 
 from .base import Bot, RandomBot
 from .greedy import GreedyBot
-from .registry import BOT_LEVELS, make_bot
+from .registry import BOT_LEVELS, display_name, levels_by_strength, make_bot
 
-__all__ = ["BOT_LEVELS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOT_LEVELS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "display_name",
+    "levels_by_strength",
+    "make_bot",
+]

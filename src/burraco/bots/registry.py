@@ -25,6 +25,29 @@ BOT_LEVELS: Final[dict[str, BotFactory]] = {
 }
 
 
+BOT_NAMES: Final[dict[str, str]] = {
+    "random": "Beginner",
+    "greedy": "Easy",
+    "heuristic": "Expert",
+    "search": "Champion",
+}
+"""What a person reads for each level (the browser localizes from the level via ``bot.*``)."""
+
+
+def levels_by_strength() -> list[str]:
+    """The bot levels, weakest first: the built-in ones in their order of strength, then any
+    registered later (their strength is unknown, so they come last, in registration order)."""
+    return [*BOT_NAMES, *(level for level in BOT_LEVELS if level not in BOT_NAMES)]
+
+
+def display_name(spec: str, number: int | None = None) -> str:
+    """A stable, human name for a bot seat, e.g. ``Bot Expert`` or ``Bot Expert 3``; never the
+    internal level id. An outside program (``cmd:``) or an unknown level is ``Bot``."""
+    title = BOT_NAMES.get(spec.partition(":")[0].strip())
+    name = f"Bot {title}" if title else "Bot"
+    return name if number is None else f"{name} {number}"
+
+
 def register(level: str, factory: BotFactory) -> None:
     """Make a bot level available by name (bot modules call this when imported)."""
     BOT_LEVELS[level] = factory

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 
 from burraco import __version__
-from burraco.bots import BOT_LEVELS
+from burraco.bots import levels_by_strength
 from burraco.engine import preset_names
 
 from ..collector import Collector
@@ -22,7 +22,7 @@ async def server_info() -> dict[str, Any]:
         "version": __version__,
         "protocol": PROTOCOL_VERSION,
         "presets": list(preset_names()),
-        "bots": sorted(BOT_LEVELS),
+        "bots": levels_by_strength(),  # weakest first: the lobby lists them in this order
     }
 
 

@@ -7,6 +7,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, cast
 
+from burraco.bots import display_name
 from burraco.engine.game import options_of
 from burraco.engine.record import HandRecord, Record, write_record
 from burraco.engine.vp import technical_score, vp_table
@@ -33,7 +34,8 @@ class FinishMixin(TableCore):
         if self.clock is not None and self.state is not None:
             self.clock.stop(time.time())
         names = [
-            s.name or (f"bot {s.bot}" if s.bot else f"seat {i}") for i, s in enumerate(self.seats)
+            s.name or (display_name(s.bot) if s.bot else f"seat {i}")
+            for i, s in enumerate(self.seats)
         ]
         result = self._result(ended, timed_out_line)
         text = self._record_text(names, timed_out_seat=timed_out_seat)

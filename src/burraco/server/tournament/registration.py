@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burraco.bots import BOT_LEVELS
+from burraco.bots import BOT_LEVELS, display_name
 from burraco.errors import ErrorCode
 from burraco.store import EntrantTaken, TournamentData, TournamentInfo, UserInfo
 from burraco.tournament import MAX_ENTRANTS, EntrantKind, EntrantStatus, TournamentStatus
@@ -130,7 +130,7 @@ class Registration:
                     f"b{number}",
                     user_id=None,
                     bot=level,
-                    name=f"{level} {number}",
+                    name=display_name(level, number),
                     now=self.manager.clock(),
                 )
             await self.after_registration(data.info)

@@ -263,7 +263,7 @@ export class LobbyScreen {
             h("label", { class: "field" },
               h("span", { text: f.players === 4 && seat === 2 ? t("create.bot.partner") : t("create.bot.seat", { n: seat + 1 }) }),
               h("select", { name: `bot${seat}` }, [
-                ...levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: botLabel(level) })),
+                ...levels.map((level) => h("option", { value: level, selected: level === f.bots[seat], text: t("seat.bot", { level: botLabel(level) }) })),
                 // Mixed tables: a seat may stay open for a person while the others get bots.
                 h("option", { value: OPEN_SEAT, selected: f.bots[seat] === OPEN_SEAT, text: t("create.seat.open") }),
               ]),
