@@ -11,7 +11,9 @@ stay the engine's: the server turns them into codes at its edge.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 
 class ErrorCode(StrEnum):
@@ -84,7 +86,11 @@ class ServiceError(Exception):
     """A refusal: nothing was changed. ``code`` says what kind, ``message`` says it in words.
 
     ``ref`` echoes a client message's reference and ``rule`` names the rule (RULES.md id) an
-    illegal action broke; both only travel on the WebSocket."""
+    illegal action broke; both only travel on the WebSocket.
+
+    ``detail`` names the precise cause (``date_outside_season``) and ``params`` fills it
+    (``{date, start, end}``): a page renders them in its own language from its catalogs, while
+    ``message`` stays the English sentence for programs and logs (docs/protocol.md)."""
 
     def __init__(
         self,
@@ -93,12 +99,22 @@ class ServiceError(Exception):
         *,
         ref: str | None = None,
         rule: str | None = None,
+        detail: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = ErrorCode(code)
         self.message = message
         self.ref = ref
         self.rule = rule
+        self.detail = detail
+        self.params: dict[str, Any] = dict(params or {})
+
+    def detail_body(self) -> dict[str, Any] | None:
+        """The wire form of the precise cause: ``{code, params}``, or None without one."""
+        if self.detail is None:
+            return None
+        return {"code": self.detail, "params": self.params}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.code)!r}, {self.message!r})"
