@@ -86,9 +86,12 @@ class ServiceError(Exception):
     """A refusal: nothing was changed. ``code`` says what kind, ``message`` says it in words.
 
     ``ref`` echoes a client message's reference and ``rule`` names the rule (RULES.md id) an
-    illegal action broke; ``detail`` is an illegal action's refusal as data (``{code, rule,
-    params}``, the engine's ``IllegalActionError``) for clients to word in their language; all
-    three only travel on the WebSocket."""
+    illegal action broke; both only travel on the WebSocket.
+
+    ``detail`` names the precise cause (``date_outside_season``; for an illegal action the
+    engine's code, ``close_needs_burraco``) and ``params`` fills it (``{date, start, end}``): a
+    page renders them in its own language from its catalogs, while ``message`` stays the English
+    sentence for programs and logs (docs/protocol.md)."""
 
     def __init__(
         self,
@@ -97,7 +100,8 @@ class ServiceError(Exception):
         *,
         ref: str | None = None,
         rule: str | None = None,
-        detail: Mapping[str, Any] | None = None,
+        detail: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = ErrorCode(code)
@@ -105,6 +109,13 @@ class ServiceError(Exception):
         self.ref = ref
         self.rule = rule
         self.detail = detail
+        self.params: dict[str, Any] = dict(params or {})
+
+    def detail_body(self) -> dict[str, Any] | None:
+        """The wire form of the precise cause: ``{code, params}``, or None without one."""
+        if self.detail is None:
+            return None
+        return {"code": self.detail, "params": self.params}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({str(self.code)!r}, {self.message!r})"

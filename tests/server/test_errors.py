@@ -7,7 +7,7 @@ import pytest
 from burraco.club.errors import ClubError
 from burraco.engine.errors import IllegalActionError
 from burraco.errors import ErrorCode, ServiceError
-from burraco.server import errors, messages
+from burraco.server import errors
 from burraco.server.auth import AuthError
 from burraco.server.protocol import ProtocolError
 from burraco.server.table import TableError
@@ -58,7 +58,7 @@ def test_websocket_error_message_with_the_refusal_as_data() -> None:
     )  # fmt: skip
     error = ProtocolError(
         ErrorCode.ILLEGAL_ACTION, illegal.explanation, rule="R55",
-        detail=messages.refusal_detail(illegal),
+        detail=illegal.code, params=illegal.params,
     )  # fmt: skip
     assert errors.ws_message(error)["detail"] == {
         "code": "close_needs_burraco",

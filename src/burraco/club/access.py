@@ -161,12 +161,16 @@ async def member_row(tx: ClubTx, club_id: int, who: int | str) -> MemberInfo:
         for m in members:
             if m.id == who:
                 return m
-        raise bad(f"unknown player: no member {who} in this club")
+        raise bad(f"unknown player: no member {who} in this club", "unknown_player", name=str(who))
     wanted = " ".join(who.split()).casefold()
     for m in members:
         if m.name.casefold() == wanted:
             return m
-    raise bad(f"unknown player {who!r}{suggest(who, [m.name for m in members])}")
+    raise bad(
+        f"unknown player {who!r}{suggest(who, [m.name for m in members])}",
+        "unknown_player",
+        name=who,
+    )
 
 
 # ------------------------------------------------------------------------------ the operation

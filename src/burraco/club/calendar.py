@@ -57,7 +57,7 @@ def plan(
     ``skip`` dates (holidays); ``italiano`` are the numbers of the Italiano evenings (default:
     5 in 16, spread evenly, the others Internazionale)."""
     if not 1 <= count <= 60:
-        raise bad(f"a tournament has 1 to 60 evenings, not {count}")
+        raise bad(f"a tournament has 1 to 60 evenings, not {count}", "evening_count", n=count)
     if not 0 <= weekday <= 6:
         raise bad("the weekday is 0 (Monday) to 6 (Sunday)")
     if italiano is None:  # seed 003's proportion: 5 Italiano evenings in 16
@@ -115,7 +115,7 @@ def evening_times(
     start = datetime.combine(day, opens, tz)
     at = datetime.combine(day, closes, tz)
     if at < start:
-        raise bad("check-in must close after it opens")
+        raise bad("check-in must close after it opens", "season_setting", field="checkin_closes")
     length = timedelta(minutes=type.minutes)
     games: list[tuple[datetime, datetime]] = []
     pause: tuple[datetime, datetime] | None = None

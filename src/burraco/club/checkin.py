@@ -54,13 +54,15 @@ class Checkin(Part):
         when = at or self.clock()
         reason = clean(override) or None
         if not players:
-            raise bad("name the players to register")
+            raise bad("name the players to register", "no_players")
         async with self.operation(
             actor, evening_id=evening_id, lock=True, access=Access.ANYONE
         ) as op:
             ev = op.evening
             if ev.status is EveningStatus.CANCELLED:
-                raise conflict(f"the evening of {ev.date} is cancelled")
+                raise conflict(
+                    f"the evening of {ev.date} is cancelled", "evening_cancelled", date=str(ev.date)
+                )
             if ev.status is not EveningStatus.SCHEDULED:
                 raise conflict(
                     f"the seats of {ev.date} are already drawn: undo the draw (no result"
@@ -74,7 +76,7 @@ class Checkin(Part):
         async with self.operation(actor, evening_id=evening_id, lock=True) as op:
             member = await member_row(op.tx, op.club.id, who)
             if op.evening.status is not EveningStatus.SCHEDULED:
-                raise conflict("the seats are drawn: undo the draw first")
+                raise conflict("the seats are drawn: undo the draw first", "seats_drawn")
             if not any(c.member_id == member.id for c in op.state.checkins):
                 raise bad(f"{member.name} is not registered for {op.evening.date}")
             await op.tx.remove_checkin(evening_id, member.id)
@@ -97,9 +99,11 @@ async def _register(
     if not role.officer and role.member_id != member.id:
         raise ClubError("forbidden", "only an officer may register another player")
     if not member.active:
-        raise bad(f"{member.name} is not an active member")
+        raise bad(f"{member.name} is not an active member", "not_active", name=member.name)
     if member.id in registered:
-        raise conflict(f"{member.name} is already registered")
+        raise conflict(
+            f"{member.name} is already registered", "already_checked_in", name=member.name
+        )
     registered.add(member.id)
     if (early or late) and not (role.officer and reason):
         local = when.astimezone(opens.tzinfo).strftime("%Y-%m-%d %H:%M")
@@ -110,8 +114,18 @@ async def _register(
                 f"{member.name} arrived at {local}, after the check-in window"
                 f" ({window_text}): late players do not play, unless an officer"
                 " overrides with a reason",
+                detail="arrived_late",
+                params={"name": member.name, "at": local, "opens": f"{opens:%H:%M}"}
+                | {"closes": f"{closes:%H:%M}"},
             )
-        raise conflict(f"check-in is open {window_text}, not at {local}")
+        raise conflict(
+            f"check-in is open {window_text}, not at {local}",
+            "checkin_window",
+            opens=f"{opens:%H:%M}",
+            closes=f"{closes:%H:%M}",
+            date=str(ev.date),
+            at=local,
+        )
     override_by = op.who if (early or late) else None
     await op.tx.add_checkin(
         ev.id,

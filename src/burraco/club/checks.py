@@ -27,7 +27,11 @@ def clean(text: str | None) -> str:
 def check_name(name: str) -> str:
     name = " ".join(name.split())
     if not NAME.fullmatch(name):
-        raise bad(f"a member's name has 1 to 64 characters and no commas or semicolons: {name!r}")
+        raise bad(
+            f"a member's name has 1 to 64 characters and no commas or semicolons: {name!r}",
+            "member_name",
+            name=name,
+        )
     return name
 
 
@@ -36,17 +40,26 @@ def check_email(email: str | None) -> str | None:
     if not email:
         return None
     if len(email) > 254 or not EMAIL.fullmatch(email):
-        raise bad(f"not an e-mail address: {email!r}")
+        raise bad(f"not an e-mail address: {email!r}", "email", email=email)
     return email
 
 
 def check_score(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise bad(f"{what} must be a whole number")
+        raise bad(f"{what} must be a whole number", "score_whole")
     if abs(value) > MAX_SCORE:
-        raise bad(f"{what} {value} is out of range (at most {MAX_SCORE} in absolute value)")
+        raise bad(
+            f"{what} {value} is out of range (at most {MAX_SCORE} in absolute value)",
+            "score_range",
+            value=value,
+            max=MAX_SCORE,
+        )
     if value % 5:
-        raise bad(f"{what} {value} is not a multiple of 5: Burraco scores always are")
+        raise bad(
+            f"{what} {value} is not a multiple of 5: Burraco scores always are",
+            "score_multiple",
+            value=value,
+        )
     return value
 
 
@@ -63,7 +76,7 @@ def season_settings(**values: Any) -> SeasonSettings:
     try:
         return SeasonSettings(**values)
     except SeasonSettingsError as error:
-        raise bad(str(error)) from None
+        raise bad(str(error), "season_setting", field=error.field) from None
 
 
 def checked_settings(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -71,7 +84,7 @@ def checked_settings(values: Mapping[str, Any]) -> dict[str, Any]:
     try:
         return SeasonSettings.checked(values)
     except SeasonSettingsError as error:
-        raise bad(str(error)) from None
+        raise bad(str(error), "season_setting", field=error.field) from None
 
 
 def replaced_settings(settings: SeasonSettings, changes: Mapping[str, Any]) -> SeasonSettings:
@@ -79,7 +92,7 @@ def replaced_settings(settings: SeasonSettings, changes: Mapping[str, Any]) -> S
     try:
         return settings.replace(**changes)
     except SeasonSettingsError as error:
-        raise bad(str(error)) from None
+        raise bad(str(error), "season_setting", field=error.field) from None
 
 
 def suggest(name: str, known: Iterable[str]) -> str:

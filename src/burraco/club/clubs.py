@@ -31,7 +31,7 @@ class Clubs(Part):
         ``founder``, by default his user name, linked to his account)."""
         name = " ".join(name.split())
         if not 1 <= len(name) <= 80:
-            raise bad("a club's name has 1 to 80 characters")
+            raise bad("a club's name has 1 to 80 characters", "club_name")
         cal.zone(timezone)
         if not actor.console and actor.user_id is None:
             raise ClubError("not_authenticated", "log in first")
@@ -39,7 +39,7 @@ class Clubs(Part):
         # officer.
         async with self.db.write() as tx:
             if await tx.club_by_name(name) is not None:
-                raise conflict(f"there is already a club named {name!r}")
+                raise conflict(f"there is already a club named {name!r}", "club_exists", name=name)
             club = await tx.create_club(name, timezone=timezone, place=clean(place)[:200])
             member = None
             if actor.user_id is not None:
@@ -137,7 +137,9 @@ class Clubs(Part):
         async with self.operation(actor, club_id=club_id) as op:
             members = await op.tx.members(club_id)
             if any(m.name.casefold() == name.casefold() for m in members):
-                raise conflict(f"there is already a member named {name!r}")
+                raise conflict(
+                    f"there is already a member named {name!r}", "member_exists", name=name
+                )
             user_id = await _account(op.tx, account, members)
             member = await op.tx.add_member(
                 club_id, name, email=address, user_id=user_id, officer=officer
@@ -169,7 +171,9 @@ class Clubs(Part):
             if name is not None:
                 new = check_name(name)
                 if any(m.name.casefold() == new.casefold() and m.id != member.id for m in members):
-                    raise conflict(f"there is already a member named {new!r}")
+                    raise conflict(
+                        f"there is already a member named {new!r}", "member_exists", name=new
+                    )
                 values["name"] = new
             if email is not None:
                 values["email"] = check_email(email)
@@ -184,7 +188,7 @@ class Clubs(Part):
             if (officer is False or active is False) and member.officer:
                 others = [m for m in members if m.officer and m.active and m.id != member.id]
                 if not others:
-                    raise conflict("the club must keep at least one active officer")
+                    raise conflict("the club must keep at least one active officer", "last_officer")
             await op.tx.update_member(member.id, **values)
             updated = await op.tx.member(member.id)
             assert updated is not None
@@ -224,9 +228,13 @@ async def _account(
         return None
     user_id = await tx.user_id_by_name(account.strip())
     if user_id is None:
-        raise bad(f"no platform account named {account!r}")
+        raise bad(f"no platform account named {account!r}", "no_account", account=account)
     if any(m.user_id == user_id and m.id != member_id for m in members):
-        raise conflict(f"the account {account!r} is already linked to another member")
+        raise conflict(
+            f"the account {account!r} is already linked to another member",
+            "account_linked",
+            account=account,
+        )
     return user_id
 
 

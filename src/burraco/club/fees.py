@@ -149,5 +149,5 @@ def parse_euros(text: str) -> int:
     cleaned = cleaned.lstrip("+-")
     whole, _, frac = cleaned.partition(".")
     if not whole.isdigit() or (frac and (not frac.isdigit() or len(frac) > 2)):
-        raise bad(f"not an amount of euros: {text!r}")
+        raise bad(f"not an amount of euros: {text!r}", "amount", text=text)
     return sign * (int(whole) * 100 + int((frac or "0").ljust(2, "0")))

@@ -35,7 +35,7 @@ class Money(Part):
         note: str = "",
     ) -> fee.MemberAccount:
         if not isinstance(amount_cents, int) or amount_cents <= 0:
-            raise bad("a payment is a positive amount")
+            raise bad("a payment is a positive amount", "payment_positive")
         async with self.operation(actor, season_id=season_id) as op:
             member = await member_row(op.tx, op.club.id, who)
             day = paid_on or self.clock().astimezone(cal.zone(op.club.timezone)).date()
@@ -68,9 +68,9 @@ class Money(Part):
     ) -> fee.MemberAccount:
         """An adjustment of what a member owes: an extra charge, or a waiver (negative)."""
         if not isinstance(amount_cents, int) or amount_cents == 0:
-            raise bad("an adjustment is a non-zero amount")
+            raise bad("an adjustment is a non-zero amount", "adjustment_zero")
         if not clean(reason):
-            raise bad("an adjustment needs a reason")
+            raise bad("an adjustment needs a reason", "reason_needed")
         async with self.operation(actor, season_id=season_id) as op:
             member = await member_row(op.tx, op.club.id, who)
             day = due_on or self.clock().astimezone(cal.zone(op.club.timezone)).date()

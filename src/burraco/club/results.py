@@ -54,11 +54,11 @@ class Results(Part):
         (an unknown table, a score that is not a multiple of 5, smazzate that do not add up,
         a table already entered) and none is stored."""
         if not results:
-            raise bad("no result given")
+            raise bad("no result given", "no_result")
         rows = [checked_result(r.ns, r.ew, r.smazzate, r.timed_out) for r in results]
         tables = [r.table for r in results]
         if len(set(tables)) != len(tables):
-            raise bad("a table's result is given twice")
+            raise bad("a table's result is given twice", "result_twice")
         async with self.operation(actor, evening_id=evening_id, lock=True) as op:
             for r in results:
                 if seated_game(op.state, game, r.table).result(r.table) is not None:
@@ -97,14 +97,19 @@ class Results(Part):
         old and new scores, the open score checks of the table are closed as corrected, and the
         rankings (computed from the results) follow."""
         if not clean(reason):
-            raise bad("a correction needs a reason")
+            raise bad("a correction needs a reason", "reason_needed")
         rows = checked_result(ns, ew, smazzate, timed_out)
         async with self.operation(actor, evening_id=evening_id, lock=True) as op:
             old = seated_game(op.state, game, table).result(table)
             if old is None:
-                raise bad(f"game {game}, table {table} has no result yet: enter it")
+                raise bad(
+                    f"game {game}, table {table} has no result yet: enter it",
+                    "no_result_yet",
+                    game=game,
+                    table=table,
+                )
             if (old.ns, old.ew, old.smazzate, old.timed_out) == (ns, ew, rows, timed_out):
-                raise bad("the correction changes nothing")
+                raise bad("the correction changes nothing", "correction_same")
             await op.tx.set_result(
                 evening_id,
                 game,

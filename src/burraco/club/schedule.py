@@ -29,7 +29,12 @@ from .views import SeasonEvening
 def check_in_season(season: SeasonInfo, day: date) -> None:
     if not season.starts_on <= day <= season.ends_on:
         raise bad(
-            f"{day} is outside the season {season.name!r} ({season.starts_on} to {season.ends_on})"
+            f"{day} is outside the season {season.name!r} ({season.starts_on} to {season.ends_on})",
+            "date_outside_season",
+            date=str(day),
+            start=str(season.starts_on),
+            end=str(season.ends_on),
+            season=season.name,
         )
 
 
@@ -63,7 +68,11 @@ class Schedule(Part):
             existing = {e.date for e in await op.tx.evenings(season_id)}
             clash = [p.date for p in planned if p.date in existing]
             if clash:
-                raise conflict(f"there is already an evening on {clash[0]}")
+                raise conflict(
+                    f"there is already an evening on {clash[0]}",
+                    "evening_exists",
+                    date=str(clash[0]),
+                )
             out = [await op.tx.add_evening(season_id, p.date, p.type.value) for p in planned]
             await op.audit(
                 "calendar.create",
@@ -85,7 +94,9 @@ class Schedule(Part):
         async with self.operation(actor, season_id=season_id) as op:
             check_in_season(op.season, day)
             if any(e.date == day for e in await op.tx.evenings(season_id)):
-                raise conflict(f"there is already an evening on {day}")
+                raise conflict(
+                    f"there is already an evening on {day}", "evening_exists", date=str(day)
+                )
             evening = await op.tx.add_evening(
                 season_id, day, kind.value, one_game_fewer=one_game_fewer
             )
@@ -146,7 +157,9 @@ class Schedule(Part):
         async with self.operation(actor, evening_id=evening_id, lock=True) as op:
             ev = op.evening
             if ev.status.drawn or op.state.checkins:
-                raise conflict("only an evening without check-ins can be removed")
+                raise conflict(
+                    "only an evening without check-ins can be removed", "evening_has_checkins"
+                )
             await op.tx.delete_evening(evening_id)
             await op.audit(
                 "evening.delete",
@@ -197,10 +210,10 @@ class Schedule(Part):
 
 async def _check_move(tx: ClubTx, state: EveningState, season: SeasonInfo, day: date) -> None:
     if state.evening.status is not EveningStatus.SCHEDULED or state.checkins:
-        raise conflict("only an evening without check-ins can be moved")
+        raise conflict("only an evening without check-ins can be moved", "evening_has_checkins")
     check_in_season(season, day)
     if any(e.date == day for e in await tx.evenings(season.id)):
-        raise conflict(f"there is already an evening on {day}")
+        raise conflict(f"there is already an evening on {day}", "evening_exists", date=str(day))
 
 
 async def _games_change(
@@ -225,7 +238,7 @@ async def _games_change(
 def _cancellation(ev: EveningInfo, cancelled: bool) -> dict[str, Any]:
     if cancelled and ev.status is not EveningStatus.CANCELLED:
         if ev.status is not EveningStatus.SCHEDULED:
-            raise conflict("an evening whose seats are drawn cannot be cancelled")
+            raise conflict("an evening whose seats are drawn cannot be cancelled", "seats_drawn")
         return {"status": EveningStatus.CANCELLED}
     if not cancelled and ev.status is EveningStatus.CANCELLED:
         return {"status": EveningStatus.SCHEDULED}

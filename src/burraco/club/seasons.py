@@ -30,7 +30,11 @@ class Seasons(Part):
         async with self.operation(actor, club_id=club_id) as op:
             seasons = await op.tx.seasons(club_id)
             if any(s.name.casefold() == values.name.casefold() for s in seasons):
-                raise conflict(f"there is already a season named {values.name!r}")
+                raise conflict(
+                    f"there is already a season named {values.name!r}",
+                    "season_exists",
+                    name=values.name,
+                )
             season = await op.tx.create_season(club_id, values)
             await op.audit(
                 "season.create",
@@ -53,7 +57,11 @@ class Seasons(Part):
                 if not new.starts_on <= e.date <= new.ends_on
             ]
             if outside:
-                raise bad(f"the evening of {outside[0]} would fall outside the season")
+                raise bad(
+                    f"the evening of {outside[0]} would fall outside the season",
+                    "evening_outside_season",
+                    date=str(outside[0]),
+                )
             await op.tx.update_season(season_id, **new.values(list(values)))
             await op.audit(
                 "season.update",
@@ -90,7 +98,9 @@ class Seasons(Part):
             for s in reversed(seasons):
                 if s.starts_on <= on <= s.ends_on:
                     return s.id
-            raise bad(f"{on} is outside every season of the club")
+            raise bad(
+                f"{on} is outside every season of the club", "date_outside_seasons", date=str(on)
+            )
         return seasons[-1].id
 
     async def club_of(self, *, season_id: int | None = None, evening_id: int | None = None) -> int:

@@ -51,7 +51,11 @@ class Seatings(Part):
             who = await names(op.tx, op.club.id)
             players = sorted(EntrantId(who[c.member_id]) for c in op.state.checkins)
             if len(players) < 4:
-                raise conflict(f"{len(players)} players registered: an evening needs at least 4")
+                raise conflict(
+                    f"{len(players)} players registered: an evening needs at least 4",
+                    "too_few_players",
+                    n=len(players),
+                )
             drawn_seed = self.seeds() if seed is None else seed
             evening = Evening.start(players, evening_config(ev, season), rng(drawn_seed, 0))
             pairing = evening.draw_game(rng(drawn_seed, 1))
@@ -81,12 +85,14 @@ class Seatings(Part):
     async def undo_draw(self, actor: Actor, evening_id: int, reason: str) -> None:
         """Back to check-in (before any result): to admit a late player, or to draw again."""
         if not clean(reason):
-            raise bad("say why the draw is undone")
+            raise bad("say why the draw is undone", "reason_needed")
         async with self.operation(actor, evening_id=evening_id, lock=True) as op:
             if op.evening.status is not EveningStatus.PLAYING:
-                raise conflict("there is no draw to undo")
+                raise conflict("there is no draw to undo", "no_draw")
             if any(g.results for g in op.state.games):
-                raise conflict("results are already entered: the draw cannot be undone")
+                raise conflict(
+                    "results are already entered: the draw cannot be undone", "results_entered"
+                )
             await op.tx.delete_games(evening_id)
             await op.tx.update_evening(
                 evening_id,
@@ -157,7 +163,7 @@ class Seatings(Part):
         ``instead_of``, who takes his seat. Only before the game has results; nobody rests twice
         while another player has not rested yet (T29)."""
         if not clean(reason):
-            raise bad("say why the rest changes")
+            raise bad("say why the rest changes", "reason_needed")
         async with self.operation(actor, evening_id=evening_id, lock=True) as op:
             who = await names(op.tx, op.club.id)
             current = op.state.game(game)

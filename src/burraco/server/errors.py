@@ -1,7 +1,8 @@
 """What a refusal becomes on the wire: the one place where codes meet numbers.
 
 A :class:`~burraco.errors.ServiceError` raised anywhere below a route answers HTTP with its
-code's status and the body ``{error, message}``; on the WebSocket it is an ``error`` message
+code's status and the body ``{error, message, detail?}`` (``detail``: ``{code, params}``, the
+precise cause a page renders in its language); on the WebSocket it is an ``error`` message
 (``{type: "error", code, message, ref?, rule?, table?}``); a connection refused as a whole is
 closed with its code's close code. docs/protocol.md lists the codes.
 """
@@ -108,8 +109,17 @@ def http_body(code: ErrorCode | str, message: str) -> dict[str, Any]:
     return {"error": str(code), "message": message}
 
 
+def service_body(error: ServiceError) -> dict[str, Any]:
+    """A refusal's HTTP body: ``{error, message}`` and ``detail: {code, params}`` if it has one."""
+    body = http_body(error.code, error.message)
+    detail = error.detail_body()
+    if detail is not None:
+        body["detail"] = detail
+    return body
+
+
 def http_response(error: ServiceError) -> JSONResponse:
-    return JSONResponse(http_body(error.code, error.message), http_status(error.code))
+    return JSONResponse(service_body(error), http_status(error.code))
 
 
 def refusal(code: ErrorCode, message: str) -> JSONResponse:
@@ -124,8 +134,10 @@ def ws_message(error: ServiceError, *, table: str | None = None) -> dict[str, An
         out["ref"] = error.ref
     if error.rule is not None:
         out["rule"] = error.rule
-    if error.detail is not None:
-        out["detail"] = dict(error.detail)
+    detail = error.detail_body()
+    if detail is not None:
+        # An illegal action's detail names its rule too: {code, rule, params}.
+        out["detail"] = detail | ({"rule": error.rule} if error.rule is not None else {})
     if table is not None:
         out["table"] = table
     return out

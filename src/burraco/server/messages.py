@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
-from burraco.engine.errors import IllegalActionError
 from burraco.errors import ServiceError
 from burraco.store import UserInfo
 
@@ -65,10 +64,6 @@ class RefusalDetail(TypedDict):
     code: str
     rule: str
     params: dict[str, str | int | bool]
-
-
-def refusal_detail(error: IllegalActionError) -> RefusalDetail:
-    return {"code": error.code, "rule": error.rule, "params": dict(error.params)}
 
 
 class Error(TypedDict):

@@ -11,7 +11,7 @@ from burraco.store import UserInfo
 
 from .. import auth
 from ..ratelimit import FailureDelay
-from .deps import CurrentUser, HubDep, limit_logins, session_token
+from .deps import CurrentUser, HubDep, limit_logins, session_token, user_from
 from .models import LoginOut, UserOut, answers, user_out
 
 SESSION_SECONDS = 30 * 24 * 3600
@@ -78,6 +78,17 @@ async def me(user: CurrentUser) -> UserOut:
     return user_out(user)
 
 
+class SessionOut(BaseModel):
+    user: UserOut | None = Field(description="The logged-in user, or null without a session")
+
+
+async def session(request: Request, hub: HubDep) -> SessionOut:
+    """Who am I, for pages: a visitor without a session is an answer (``user: null``), not a
+    401, so a page's first look does not log an error in the browser's console."""
+    found = await user_from(request.headers.get("authorization"), request.cookies, hub.store)
+    return SessionOut(user=user_out(found) if found else None)
+
+
 def install(app: FastAPI) -> None:
     """Add this area's routes to ``app`` (directly: see the package's doc)."""
     app.add_api_route(
@@ -98,3 +109,4 @@ def install(app: FastAPI) -> None:
     app.add_api_route(
         "/api/me", me, methods=["GET"], responses=answers(None, 401), tags=["accounts"]
     )
+    app.add_api_route("/api/session", session, methods=["GET"], tags=["accounts"])

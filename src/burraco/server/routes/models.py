@@ -13,14 +13,21 @@ from burraco.store import UserInfo
 class ErrorOut(BaseModel):
     error: str = Field(description="A code, e.g. seat_taken (docs/protocol.md)")
     message: str = Field(description="What went wrong, in words")
+    detail: dict[str, Any] | None = Field(
+        None,
+        description="The precise cause, when known: {code, params}, for a page to say it in its"
+        " language (e.g. {code: date_outside_season, params: {date, start, end}})",
+    )
 
 
 class RequestErrorOut(ErrorOut):
     """A 422: a request that fails validation (``bad_request``, with ``detail``) or input the
     service refuses (e.g. ``no_such_bot``, ``bad_rules``)."""
 
-    detail: list[dict[str, Any]] | None = Field(
-        None, description="bad_request only: every problem found, as {loc, msg, type, ...}"
+    detail: list[dict[str, Any]] | dict[str, Any] | None = Field(  # type: ignore[assignment]
+        None,
+        description="bad_request: every problem found, as {loc, msg, type, ...}; other codes:"
+        " the precise cause {code, params} when known",
     )
 
 

@@ -95,7 +95,8 @@ class PlayMixin(TableCore):
                 error.explanation,
                 ref=ref,
                 rule=error.rule,
-                detail=messages.refusal_detail(error),
+                detail=error.code,
+                params=error.params,
             ) from None
         if self.clock is not None:
             self.clock.note_own_play(seat)

@@ -39,6 +39,8 @@ async function call(method, path, body) {
 
 export const api = {
   me: () => call("GET", "/api/me"),
+  // {user: null} without a session (not a 401): the page's first look logs no console error.
+  session: () => call("GET", "/api/session"),
   info: () => call("GET", "/api/info"),
   rulesets: () => call("GET", "/api/rulesets"),
   lesson: () => call("POST", "/api/lessons"),

@@ -6,26 +6,30 @@
 
 import { clubApi, euros, exportUrl, parseEuros } from "./clubapi.js";
 import { h, replace } from "./dom.js";
+import { pageHeader } from "./header.js";
 import { has, language, t } from "./i18n.js";
 
 const TABS = ["calendar", "evening", "standings", "fees", "members", "audit"];
 const OFFICER_TABS = new Set(["audit"]);
 
+const DATE_PARAMS = new Set(["date", "start", "end"]);
+
+/** A refusal in the page's language: the code's line, then its precise cause (`detail`, from
+ * the catalogs). The server's English sentence is shown on an English page only. */
 export function clubError(error) {
   const code = error && error.code ? error.code : "generic";
   const words = has(`club.err.${code}`) ? t(`club.err.${code}`) : t("err.generic");
-  return error && error.message && error.message !== code ? `${words} ${error.message}` : words;
-}
-
-function brand(ctx) {
-  return h("a", { class: "brand", href: "/", onclick: (ev) => { ev.preventDefault(); ctx.navigate("/"); } },
-    h("img", { src: "/img/icon.svg", alt: "", width: "32", height: "32" }),
-    h("span", { class: "brand-name", text: "Burraco" }),
-  );
-}
-
-function langButton(ctx) {
-  return h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => ctx.toggleLanguage() }, t("lang.switch"));
+  const detail = error && error.detail;
+  if (detail && detail.code) {
+    const params = {};
+    for (const [name, value] of Object.entries(detail.params || {})) {
+      params[name] = DATE_PARAMS.has(name) ? day(String(value)) : value;
+    }
+    const precise = [`club.detail.${detail.code}.${params.field}`, `club.detail.${detail.code}`].find((key) => has(key));
+    if (precise) return `${words} ${t(precise, params)}`;
+  }
+  if (language() === "en" && error && error.message && error.message !== code) return `${words} ${error.message}`;
+  return words;
 }
 
 function day(iso) {
@@ -122,7 +126,7 @@ export class ClubListScreen {
             h("span", { class: "muted", text: ` ${c.member}${c.officer ? ` · ${t("club.officer")}` : ""}` }),
           )));
     replace(this.root,
-      h("header", { class: "topbar lobby-top" }, brand(this.ctx), h("span", { class: "spacer" }), langButton(this.ctx)),
+      pageHeader(this.ctx, { title: t("club.mine"), titleClass: "club-title" }),
       h("div", { class: "club-body" },
         this.message ? h("p", { class: "notice error", role: "alert", text: this.message }) : null,
         h("section", { class: "panel" }, h("h2", { text: t("club.mine") }), list),
@@ -274,14 +278,14 @@ export class ClubScreen {
     const club = this.club;
     const tabs = TABS.filter((name) => this.officer || !OFFICER_TABS.has(name));
     replace(this.root,
-      h("header", { class: "topbar lobby-top" },
-        brand(this.ctx),
-        h("span", { class: "club-title", text: club ? club.name : "" }),
-        h("span", { class: "spacer" }),
-        club ? h("span", { class: "user-name", dataset: { role: this.officer ? "officer" : "member" }, text: club.role.member ? `${club.role.member} · ${t(this.officer ? "club.officer" : "club.member")}` : "" }) : null,
-        h("a", { class: "btn ghost small", href: "/?club", onclick: (ev) => { ev.preventDefault(); this.ctx.navigate("/?club"); }, text: t("club.all") }),
-        langButton(this.ctx),
-      ),
+      pageHeader(this.ctx, {
+        title: club ? club.name : "",
+        titleClass: "club-title",
+        extra: [
+          club && club.role.member ? h("span", { class: "club-role", dataset: { role: this.officer ? "officer" : "member" }, text: `${club.role.member} · ${t(this.officer ? "club.officer" : "club.member")}` }) : null,
+          h("a", { class: "btn ghost small", href: "/?club", onclick: (ev) => { ev.preventDefault(); this.ctx.navigate("/?club"); }, text: t("club.all") }),
+        ],
+      }),
       h("div", { class: "club-body" },
         club ? this.seasonBar() : null,
         h("nav", { class: "club-tabs", role: "tablist" }, tabs.map((name) =>
@@ -308,17 +312,21 @@ export class ClubScreen {
       },
     }, seasons.map((s) => h("option", { value: String(s.id), selected: s.id === this.seasonId, text: s.name })));
     return h("div", { class: "season-bar" },
-      seasons.length ? field(t("club.season"), select) : h("p", { class: "muted", text: t("club.no_season") }),
+      // No season yet: the tab body says so (once).
+      seasons.length ? field(t("club.season"), select) : null,
       this.officer ? this.newSeasonForm() : null,
     );
   }
 
   newSeasonForm() {
-    const year = new Date().getFullYear();
+    // From today for six months: a default season already over would be refused.
+    const iso = (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    const today = new Date();
+    const until = new Date(today.getFullYear(), today.getMonth() + 6, today.getDate() - 1);
     const form = h("form", { class: "club-form inline", dataset: { form: "new-season" } },
       field(t("club.season.name"), input("name", { required: true, maxlength: "80" })),
-      field(t("club.season.starts"), input("starts_on", { type: "date", required: true, value: `${year}-01-01` })),
-      field(t("club.season.ends"), input("ends_on", { type: "date", required: true, value: `${year}-06-30` })),
+      field(t("club.season.starts"), input("starts_on", { type: "date", required: true, value: iso(today) })),
+      field(t("club.season.ends"), input("ends_on", { type: "date", required: true, value: iso(until) })),
       field(t("club.season.fee"), input("fee", { inputmode: "decimal", value: "0" })),
       h("button", { type: "submit", class: "btn small", text: t("club.season.create") }),
     );

@@ -27,7 +27,10 @@ async function call(method, path, body) {
   }
   if (!response.ok) {
     const code = data && data.error ? data.error : `http_${response.status}`;
-    throw new ApiError(response.status, code, data && data.message ? data.message : String(text));
+    const error = new ApiError(response.status, code, data && data.message ? data.message : String(text));
+    // The precise cause ({code, params}) when the server names one; bad_request's detail is a list.
+    if (data && data.detail && !Array.isArray(data.detail)) error.detail = data.detail;
+    throw error;
   }
   return data;
 }

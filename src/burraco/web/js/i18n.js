@@ -26,7 +26,19 @@ function initialLanguage() {
     return asked;
   }
   const stored = localStorage.getItem(STORAGE);
-  return LANGUAGES.includes(stored) ? stored : "it";
+  if (LANGUAGES.includes(stored)) return stored;
+  return browserLanguage();
+}
+
+// Nothing stored or asked: the browser's first preference that we speak (en-US is English);
+// Italian for everything else.
+function browserLanguage() {
+  const preferred = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (const tag of preferred) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "it";
 }
 
 export function language() {

@@ -94,6 +94,9 @@ export class AuthScreen {
       this.render();
       const input = this.app.querySelector("#auth-name");
       if (input) input.value = name;
+      // Keep the password too: a mistyped name should not cost typing the password again.
+      const secret = this.app.querySelector("#auth-password");
+      if (secret) secret.value = password;
     }
   }
 

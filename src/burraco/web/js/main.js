@@ -68,7 +68,7 @@ async function route() {
   }
   if (!ctx.user) {
     try {
-      ctx.user = await api.me();
+      ctx.user = (await api.session()).user;
     } catch {
       ctx.user = null;
     }

@@ -6,6 +6,7 @@
 import { ApiError } from "./api.js";
 import { Connection } from "./conn.js";
 import { h, replace } from "./dom.js";
+import { pageHeader } from "./header.js";
 import { has, language, t } from "./i18n.js";
 import { botLabel } from "./tableview.js";
 
@@ -69,15 +70,7 @@ function when(iso) {
 }
 
 function topbar(ctx, title) {
-  return h("header", { class: "topbar lobby-top" },
-    h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); ctx.navigate("/"); } },
-      h("img", { src: "/img/icon.svg", alt: "", width: "32", height: "32" }),
-      h("span", { class: "brand-name", text: "Burraco" }),
-    ),
-    h("span", { class: "tour-title", text: title }),
-    h("span", { class: "spacer" }),
-    h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => ctx.toggleLanguage() }, t("lang.switch")),
-  );
+  return pageHeader(ctx, { title });
 }
 
 /** One line of a tournament's format: system, kind, rounds, smazzate, clock. */
@@ -211,8 +204,10 @@ export class TournamentListScreen {
           h("select", { name: "rounds" }, [1, 2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === f.rounds, text: String(n) }))))
         : null,
       f.system === "danish" && f.rounds > 1
-        ? h("label", { class: "field" }, h("span", { text: t("tour.form.elimination") }),
-          h("input", { name: "elimination", value: f.elimination, placeholder: "1:7, 2:14", title: t("tour.form.elimination_hint"), "aria-label": t("tour.form.elimination") }))
+        ? h("label", { class: "field" }, h("span", { text: t("tour.form.elimination.label") }),
+          h("input", { name: "elimination", value: f.elimination, placeholder: "1:7, 2:14", title: t("tour.form.elimination_hint"), "aria-label": t("tour.form.elimination.label") }),
+          h("span", { class: "hint", dataset: { help: "elimination" }, text: t("tour.form.elimination.help") }),
+          h("span", { class: "muted small", text: t("tour.rule_ref", { rule: "T21" }) }))
         : null,
       h("label", { class: "field" }, h("span", { text: t("tour.form.smazzate") }),
         h("select", { name: "smazzate" }, [1, 2, 3, 4].map((n) => h("option", { value: String(n), selected: n === f.smazzate, text: t("cfg.smazzate", { n }) })))),
