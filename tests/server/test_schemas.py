@@ -124,6 +124,8 @@ async def _accounts(c: Checker) -> None:
     anna = {"Authorization": f"Bearer {login['token']}"}
     await c.call("GET", "/api/me", 200, headers=anna)
     await c.call("GET", "/api/me", 401, code="not_authenticated")
+    assert (await c.call("GET", "/api/session", 200, headers=anna))["user"]["name"] == "Anna"
+    assert (await c.call("GET", "/api/session", 200))["user"] is None  # no 401 for the page
     await c.call("POST", "/api/logout", 204, headers=anna)
     limiter = c.app.app.state.login_limiter
     c.app.app.state.login_limiter = RateLimiter(rate=0.0, burst=0.0)  # every attempt refused
