@@ -669,7 +669,7 @@ export class TableScreen {
     const model = this.model;
     const key = JSON.stringify([
       this.sideTab, this.unread, this.drawerOpen, document.documentElement.lang, model.chat.length,
-      model.log.length, model.match ? model.match.scores.length : 0, Boolean(model.final), Boolean(model.sheet),
+      model.logSeq || 0, model.match ? model.match.scores.length : 0, Boolean(model.final), Boolean(model.sheet),
     ]);
     if (key === this.sideKey) return;
     this.sideKey = key;

@@ -119,6 +119,7 @@ export class TableModel {
         this.final = null;
         this.sheet = null;
         this.log = [];
+        this.logSeq = (this.logSeq || 0) + 1;
         this.pushLog({ kind: "started" });
         break;
       case "dealt":
@@ -212,6 +213,9 @@ export class TableModel {
   }
 
   pushLog(entry) {
+    // logSeq grows forever: the log is capped at LOG_SIZE, so its length stops changing and
+    // cannot tell the side panel that a new entry arrived (issue 15, defect 2).
+    this.logSeq = (this.logSeq || 0) + 1;
     this.log = [...this.log, entry].slice(-LOG_SIZE);
   }
 }
