@@ -8,8 +8,8 @@ and gain nothing). A *wild swap* is the worst case: a hand of wilds only that pi
 pile holding a wild and throws another wild back, turn after turn, until the smazzata stalls.
 
 Measured on seeds 0..99 (bench/README.md, "Pick-up loops"): heuristic vs heuristic, 2 players,
-4.18 loop turns per seat and smazzata before the fix, 2.35 after; heuristic vs greedy 6.49 ->
-2.81; 2 and 3 stalled smazzate -> 0. The thresholds below sit between the two on the seeds used
+4.18 loop turns per seat and smazzata before the fix, 2.37 after; heuristic vs greedy 6.49 ->
+2.50; 2 and 3 stalled smazzate -> 0. The thresholds below sit between the two on the seeds used
 here (the test fails on the code before the fix).
 """
 
