@@ -14,6 +14,9 @@ from .builder import Builder
 from .geometry import NEIGHBOURS
 from .table import Table
 
+TAKEN_BONUS = 8.0
+"""Extra keep value of a card the bot picked up from the pile and still holds."""
+
 
 def feed_cards(table: Table, line: int) -> dict[int, int]:
     """Cards that attach alone to the melds of ``line``, with how much they help there."""
@@ -181,7 +184,10 @@ def discard_scores(table: Table, b: Builder, candidates: Sequence[int]) -> dict[
     """Keep value plus danger of each candidate discard (lowest: discard it)."""
     keep = keep_values(table, b.hand, b.melds)
     danger = danger_values(table, candidates)
-    return {c: keep[c] + danger[c] for c in candidates}
+    # a card picked up from the pile and thrown straight back looks mechanical (issue 15,
+    # defect 11): other cards of about the same worth go first
+    taken = table.known[table.seat]
+    return {c: keep[c] + danger[c] + (TAKEN_BONUS if c in taken else 0.0) for c in candidates}
 
 
 def choose_discard(table: Table, b: Builder, forced: int = -1) -> int | None:

@@ -15,7 +15,7 @@ from burraco.engine.melds import SET
 from burraco.engine.rules import Rules
 
 from .builder import Builder
-from .discard import feed_cards
+from .discard import feed_cards, keep_values
 from .geometry import NEIGHBOURS
 from .naturals import attach_naturals, open_natural_runs, open_natural_sets
 from .outlook import can_close_line, threat
@@ -105,6 +105,24 @@ def _pile_relevant(table: Table) -> bool:
     return len(table.pile) >= 3
 
 
+THROWBACK_PENALTY = 25.0
+"""What a pick-up costs when nothing of the pile melds now and the card the bot would then
+discard is one of the pile's own cards: such a pick-up is a draw of the other pile card at best,
+and repeated turn after turn it is the mechanical pick-up-and-throw-back loop (issue 15,
+defect 11)."""
+
+
+def _throws_back(table: Table, with_pile: Sequence[int], pile: Sequence[int]) -> bool:
+    """Whether the least useful natural card of the hand with the pile (the one the bot would
+    discard, roughly) is one of the pile's cards: often the bot's own last discard."""
+    keep = keep_values(table, with_pile, table.melds[table.line])
+    naturals = [c for c in keep if not is_wild_kind(c)]
+    if not naturals:
+        return False
+    worst = min(naturals, key=lambda c: (keep[c], c))
+    return worst in pile
+
+
 def _burden_case(table: Table) -> int:
     """Which of the style's ``pickup_burden`` figures applies: 4 the last turns, 2 an opponent
     about to close, 1 an opponent line able to close, 3 the own line able to close, 0 else
@@ -135,9 +153,15 @@ def pickup_gain(table: Table) -> float:
         with_pile[c] += 1
         if is_wild_kind(c):
             wilds += 1
+    if wilds and not any(n and not is_wild_kind(c) for c, n in enumerate(with_pile)):
+        # a hand of wilds only must throw a wild back: a one-for-one swap of wilds is no gain,
+        # and two such hands swap wilds turn after turn until the smazzata stalls
+        wilds -= 1
     melded_now, left_now = _natural_value(table, hand)
     melded_pile, left_pile = _natural_value(table, with_pile)
     gain = float(melded_pile - melded_now)
+    if wilds == 0 and melded_pile <= melded_now and _throws_back(table, with_pile, pile):
+        gain -= THROWBACK_PENALTY
     gain += 40 * wilds
     gain += 6 * _structure_gain(with_pile, pile, rules)
     # Cards added to the hand that were not melded: material while the smazzata is young and
