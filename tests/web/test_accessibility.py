@@ -45,12 +45,17 @@ def assert_accessible(page: Page, screen: str) -> None:
 
 
 def test_the_first_screen_and_the_lobby_have_no_serious_violation(pages: Pages) -> None:
+    # A table being played, so that the lobby lists one (its rows' secondary text was too pale).
+    host = pages.new()
+    driver.guest(host)
+    host.wait_for_selector(".lobby-screen")
+    driver.create_table(host, players=2, smazzate=1, bot="heuristic")
     page = pages.new()
     page.goto("/")
     page.wait_for_selector(".auth-form")
     assert_accessible(page, "first screen")
     page.locator('[data-cmd="guest"]').click()
-    page.wait_for_selector(".lobby-screen")
+    page.wait_for_selector(".lobby-screen .row-main")
     assert_accessible(page, "lobby")
     english = pages.new()
     english.goto("/?lang=en")
@@ -66,6 +71,11 @@ def test_a_table_in_play_and_its_score_sheet_have_no_serious_violation(pages: Pa
     now = driver.wait_settled(page)
     assert not now["sheet"] and now["phase"], now
     assert_accessible(page, "table (my turn)")
+    page.locator('[data-cmd="settings"]').click()
+    page.wait_for_selector(".settings-panel")
+    assert_accessible(page, "settings panel")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".settings-panel", state="detached")
     checked: list[int] = []
 
     def check_turn(page: Page, turn: int) -> None:
