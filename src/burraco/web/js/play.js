@@ -592,7 +592,7 @@ export class TableScreen {
         h("span", { class: "title-main", text: title.join(" · ") || t("table.connecting") }),
         match && view ? h("span", { class: "title-score", title: t("table.totals"), text: `${totals}${match.target ? ` / ${match.target}` : ""}` }) : null,
       ),
-      h("span", { class: `conn-dot ${statusClass}`, title: t(`conn.${this.connStatusText}`), "aria-label": t(`conn.${this.connStatusText}`) }),
+      h("span", { class: `conn-dot ${statusClass}`, role: "img", title: t(`conn.${this.connStatusText}`), "aria-label": t(`conn.${this.connStatusText}`) }),
       h("button", { type: "button", class: "icon-btn side-toggle", dataset: { cmd: "side" }, "aria-label": t("side.label"), title: t("side.label") },
         icon("chat"), this.unread ? h("span", { class: "unread", text: String(this.unread) }) : null),
       h("button", { type: "button", class: "icon-btn settings-btn", dataset: { cmd: "settings" }, "aria-label": t("settings.title"), title: t("settings.title"), text: "⚙" }),
@@ -1051,6 +1051,14 @@ export class TableScreen {
     }
     if ((event.key === " " || event.key === "Enter") && focused !== null) {
       this.toggle(focused);
+      event.preventDefault();
+      return;
+    }
+    if ((event.key === " " || event.key === "Enter") && target instanceof HTMLElement && target.dataset.drop && target.dataset.drop !== "discard") {
+      // A focused meld of one's own line (or the new-meld slot) takes the chosen cards, as a
+      // click does.
+      if (target.dataset.drop === "attach") this.attach(Number(target.dataset.meld));
+      else this.open();
       event.preventDefault();
       return;
     }

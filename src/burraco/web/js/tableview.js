@@ -151,7 +151,7 @@ function meldView(meld, line, state, own) {
   if (own && state.interactive) {
     attrs.dataset.drop = "attach";
     attrs.role = "button";
-    attrs.tabindex = "-1";
+    attrs.tabindex = "0"; // reachable with Tab: Enter attaches the chosen cards (play.js key())
   }
   return h("div", attrs, h("div", { class: "meld-head" }, h("span", { class: "meld-no", text: String(meld.number) }), tag), h("div", { class: "meld-cards" }, cards));
 }
@@ -178,13 +178,14 @@ function lineArea(state, line, own) {
         class: `meld new-meld${state.hints && state.hints.open ? " target" : ""}`,
         dataset: { drop: "open" },
         role: "button",
-        tabindex: "-1",
+        tabindex: "0",
         "aria-label": t("meld.new"),
       }, h("span", { text: t("meld.new") })),
     );
   }
   if (!melds.length) melds.push(h("div", { class: "melds-empty", text: t("line.no_melds") }));
-  return h("section", { class: `line-area ${own ? "ours" : "theirs"}`, dataset: { line: String(line) } },
+  // Focusable and named: the melds may scroll, and a keyboard must be able to scroll them.
+  return h("section", { class: `line-area ${own ? "ours" : "theirs"}`, tabindex: "0", "aria-label": title, dataset: { line: String(line) } },
     header,
     h("div", { class: "melds" }, melds),
   );
