@@ -2,7 +2,8 @@
 
 T13: if no ACQUIRE yet, DRAW; melds already made stand; then discard, in order of preference: the
 card drawn from the tallone this turn if it is a legal non-emptying discard; else the legal
-non-emptying discard with the highest point value (ties: higher rank, then suit C<D<H<S); if only
+non-emptying discard with the highest point value (issue 15: never a wild, a joker or a two, while
+a natural card can go) (ties: higher rank, then suit C<D<H<S); if only
 emptying discards are legal (pozzetto con scarto or legal closing), make that discard. Under
 Internazionale a pick-up must be followed by a meld before any discard, so a meld comes first.
 (Counting consecutive automatic plays, T-E8's second sentence, is the clock's business, not the
@@ -66,8 +67,17 @@ def test_T_E8_timer_expires_before_acquiring_draws_and_discards_the_drawn_card()
     assert sorted(state.hand(0)) == sorted(parse_cards("3C 9H KS QD AH"))
 
 
-def test_T13_the_drawn_card_is_discarded_even_when_wild() -> None:
+def test_T13_a_drawn_wild_is_kept_while_a_natural_card_can_go() -> None:
+    # Issue 15, defect 6: automatic play threw away a wild. A drawn joker (or two) stays in
+    # hand; the highest natural card goes instead.
     state = after_draw("3C 9H KS", stock="JK " + STOCK)
+    assert texts(auto_play_turn(state)) == ["0 discard KS"]
+    state = after_draw("3C 9H KS", stock="2D " + STOCK)
+    assert texts(auto_play_turn(state)) == ["0 discard KS"]
+
+
+def test_T13_only_wilds_left_the_highest_wild_goes() -> None:
+    state = after_draw("2C JK 5S 6S", melds=["4S 5S 6S"])
     assert texts(auto_play_turn(state)) == ["0 discard JK"]
 
 
@@ -87,8 +97,8 @@ def test_T13_melds_stand_and_the_highest_value_discard_follows() -> None:
         ("3C 9H KD KS KH 5S 6S", "KS"),  # same rank: suit order C < D < H < S
         ("3C 9H KC 7D 5S 6S", "KC"),  # value first: KC (10) over the 7 (5) whatever its suit
         ("7C 3S 4H 5S 6S", "7C"),  # value 5 ties: the rank, not the suit, decides
-        ("2C AH KS 5S 6S", "2C"),  # a wild is discarded by its value (20) like any card
-        ("2C JK AH 5S 6S", "JK"),  # the joker is worth 30
+        ("2C AH KS 5S 6S", "AH"),  # a wild (2C, worth 20) stays while a natural card can go
+        ("2C JK AH 5S 6S", "AH"),  # so does the joker (worth 30)
     ],
 )
 def test_T13_highest_value_tie_breaks(hand: str, expected: str) -> None:

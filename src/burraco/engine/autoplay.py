@@ -15,20 +15,23 @@ from .state import Phase, Smazzata
 from .views import SeatView
 
 
-def _discard_key(rules: Rules, action: Action) -> tuple[int, int, int]:
-    """T13 preference among discards: highest value, then higher rank (ace high), then suit
-    order C < D < H < S. (Both copies of a card are the same card, so card ids never tie.)"""
+def _discard_key(rules: Rules, action: Action) -> tuple[bool, int, int, int]:
+    """T13 preference among discards: a natural card before a wild one (a joker or a two, R3:
+    throwing away a wild when a natural card can go is a gift no player makes, issue 15), then
+    highest value, then higher rank (ace high), then suit order C < D < H < S. (Both copies of
+    a card are the same card, so card ids never tie.)"""
     card = action.card
     rank = 14 if card.rank == 1 else card.rank
-    return (rules.card_value(card), rank, card.suit)
+    return (not card.is_wild_kind, rules.card_value(card), rank, card.suit)
 
 
 def auto_play_choice(view: SeatView, legal: Sequence[Action]) -> Action:
     """The action T13 plays for the view's seat, among ``legal`` (its legal actions, non-empty).
 
-    Draw if the turn has not started; keep what was melded; then discard, preferring the card
-    just drawn if discarding it leaves cards in hand, else the highest legal discard that leaves
-    cards in hand, else the one that empties the hand (pozzetto con scarto or a legal closing).
+    Draw if the turn has not started; keep what was melded; then discard, never a wild (joker
+    or two) while a natural card can go: preferring the card just drawn if discarding it leaves
+    cards in hand, else the highest legal discard that leaves cards in hand, else the one that
+    empties the hand (pozzetto con scarto or a legal closing).
     If no discard is legal yet (a pick-up under ``pickup_requires_meld``), make the first legal
     meld first: ask again until the turn has passed.
     """
@@ -40,9 +43,10 @@ def auto_play_choice(view: SeatView, legal: Sequence[Action]) -> Action:
     discards = [a for a in legal if a.verb == DISCARD]
     if not discards:
         return legal[0]
+    naturals = any(not a.card.is_wild_kind for a in discards)
     if sum(view.hand) + view.hidden_own > 1:
         for action in discards:
-            if action.card == view.drawn:
+            if action.card == view.drawn and not (naturals and action.card.is_wild_kind):
                 return action
     return max(discards, key=lambda a: _discard_key(view.rules, a))
 

@@ -155,3 +155,7 @@ class MatchLog(Base):
     ended: Mapped[str] = mapped_column(String(16))
     """``complete``, ``timeout`` (T14) or ``abandoned``."""
     record: Mapped[str] = mapped_column(Text)
+    mp: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    """Match points by line when they apply (T14's technical score after a timeout)."""
+    vp: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    """Victory points by line when they apply."""

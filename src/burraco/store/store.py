@@ -122,6 +122,9 @@ class MatchInfo:
     totals: list[int]
     winner: int | None
     ended: str
+    mp: list[int] | None = None
+    """Match points by line when they apply: T14's technical score after a timeout."""
+    vp: list[int] | None = None
 
 
 def hash_token(token: str) -> str:
@@ -580,6 +583,8 @@ class Store:
         winner: int | None,
         ended: str,
         record: str,
+        mp: list[int] | None = None,
+        vp: list[int] | None = None,
     ) -> None:
         async with self.write() as session:
             await session.merge(
@@ -592,6 +597,8 @@ class Store:
                     winner=winner,
                     ended=ended,
                     record=record,
+                    mp=mp,
+                    vp=vp,
                 )
             )
 
@@ -622,6 +629,8 @@ class Store:
                 list(r.totals),
                 r.winner,
                 r.ended,
+                None if r.mp is None else list(r.mp),
+                None if r.vp is None else list(r.vp),
             )
             for r in rows
             if user_name is None or user_name in r.players

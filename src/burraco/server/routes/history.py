@@ -53,6 +53,9 @@ async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dic
             "totals": r.totals,
             "winner": r.winner,
             "ended": r.ended,
+            # T14: after a timeout the totals may be 0-0; the MP say who won and by how much.
+            "mp": r.mp,
+            "vp": r.vp,
         }
         for r in rows
     ]

@@ -75,6 +75,10 @@ class MatchOut(BaseModel):
     totals: list[int]
     winner: int | None
     ended: str = Field(description="complete, timeout or forfeit")
+    mp: list[int] | None = Field(
+        None, description="Match points by line when they apply (T14's technical score)"
+    )
+    vp: list[int] | None = Field(None, description="Victory points by line when they apply")
 
 
 class ReplayStepOut(BaseModel):

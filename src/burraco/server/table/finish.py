@@ -48,6 +48,8 @@ class FinishMixin(TableCore):
                 winner=result["winner"],
                 ended=ended,
                 record=text,
+                mp=result.get("mp"),
+                vp=result.get("vp"),
             )
         await self.hub.store.set_status(self.id, TableStatus.FINISHED)
         self._publish(messages.match_end(result))
