@@ -314,9 +314,13 @@ export function renderFelt(state) {
   const me = chip(state, state.bottom, "me");
   const felt = h("div", { class: `felt players-${players}${state.myTurn ? " my-turn" : ""}` },
     h("div", { class: "chips" }, chips),
-    lineArea(state, otherLine, false),
-    centre(state),
-    lineArea(state, myLine, true),
+    // The lines' panels are as tall as their melds (no card is ever clipped); when they do not
+    // fit, this middle scrolls as a whole while the hand and the actions stay in view.
+    h("div", { class: "felt-middle" },
+      lineArea(state, otherLine, false),
+      centre(state),
+      lineArea(state, myLine, true),
+    ),
     h("div", { class: "status-row" },
       me,
       h("div", { class: "status", role: "status", "aria-live": "polite" }, state.status || ""),
