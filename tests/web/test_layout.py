@@ -8,6 +8,7 @@ with the same code and style as the live table."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -72,8 +73,14 @@ CLIPPED_CARDS = """
 """
 
 
-def open_replay(pages: Pages, width: int, height: int) -> Page:
+def open_replay(pages: Pages, width: int, height: int, *, empty_pile: bool = False) -> Page:
     data: dict[str, Any] = replay_json(RECORD.read_text())
+    if empty_pile:
+        # One more step, the last position with the discard pile taken (as after a pickup).
+        steps = data["hands"][0]["steps"]
+        last = copy.deepcopy(steps[-1])
+        last["view"]["discard_pile"] = []
+        steps.append(last)
     page = pages.new(width=width, height=height)
 
     def serve(route: Route) -> None:
@@ -117,3 +124,35 @@ def test_every_meld_card_is_visible_with_long_melds_and_a_banner(
     assert page.evaluate(CLIPPED_CARDS) == []
     open_banner(page)
     assert page.evaluate(CLIPPED_CARDS) == []
+
+
+PARTS = """
+() => [".hand", ".action-bar", ".status-row", ".centre", ".line-area.ours", ".line-area.theirs"]
+  .map((sel) => {
+    const box = document.querySelector(sel).getBoundingClientRect();
+    return [sel, Math.round(box.left), Math.round(box.top), Math.round(box.width),
+      Math.round(box.height)];
+  })
+"""
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_table_does_not_move_when_a_banner_opens(pages: Pages, width: int, height: int) -> None:
+    page = open_replay(pages, width, height)
+    before = page.evaluate(PARTS)
+    open_banner(page)
+    page.wait_for_selector(".notice.error")
+    assert page.evaluate(PARTS) == before
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_table_does_not_move_when_the_discard_pile_empties(
+    pages: Pages, width: int, height: int
+) -> None:
+    page = open_replay(pages, width, height, empty_pile=True)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(".pile .pile-cards .card")
+    before = page.evaluate(PARTS)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(".pile.empty")
+    assert page.evaluate(PARTS) == before
