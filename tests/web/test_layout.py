@@ -156,3 +156,42 @@ def test_the_table_does_not_move_when_the_discard_pile_empties(
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(".pile.empty")
     assert page.evaluate(PARTS) == before
+
+
+# A locked card's tag (handArea in tableview.js) and a joker's face, drawn in the replay's hand
+# with the page's own modules: their words must fit inside the card.
+LABELS = """
+async () => {
+  const { cardEl } = await import("/js/cards.js");
+  const { t } = await import("/js/i18n.js");
+  const hand = document.querySelector(".hand");
+  const locked = hand.querySelector(".card[data-card]");
+  const tag = document.createElement("span");
+  tag.className = "lock-tag";
+  tag.textContent = t("hand.locked.short");
+  locked.append(tag);
+  const joker = cardEl("JK");
+  joker.style.position = "static";
+  hand.append(joker);
+  const word = [...joker.querySelectorAll("text")].find((el) => el.textContent === "JOKER");
+  const frame = word.previousElementSibling.previousElementSibling; // the inner panel
+  const words = word.getBBox();
+  const panel = frame.getBBox();
+  return {
+    tag: [tag.textContent, tag.scrollWidth, tag.clientWidth],
+    joker: [words.x >= panel.x, words.x + words.width <= panel.x + panel.width],
+  };
+}
+"""
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_bloccata_and_joker_fit_on_their_cards(pages: Pages, width: int, height: int) -> None:
+    page = open_replay(pages, width, height)
+    page.keyboard.press("Home")
+    page.wait_for_selector(".hand .card[data-card]")
+    found = page.evaluate(LABELS)
+    word, scroll, client = found["tag"]
+    assert word == "bloccata"
+    assert scroll <= client, found
+    assert found["joker"] == [True, True], found
