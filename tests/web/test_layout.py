@@ -195,3 +195,32 @@ def test_bloccata_and_joker_fit_on_their_cards(pages: Pages, width: int, height:
     assert word == "bloccata"
     assert scroll <= client, found
     assert found["joker"] == [True, True], found
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_an_opponents_known_cards_are_readable_with_a_plain_label(
+    pages: Pages, width: int, height: int
+) -> None:
+    """R20: the cards taken from the discard pile are known to all; the chip shows them."""
+    data: dict[str, Any] = replay_json(RECORD.read_text())
+    view = data["hands"][0]["steps"][-1]["view"]
+    view["known"] = {"1": ["QH", "KS", "7D"]}
+    page = open_replay(pages, width, height)
+    found = page.evaluate(
+        """async (view) => {
+          const { renderFelt } = await import("/js/tableview.js");
+          const felt = renderFelt({ view, seats: null, names: ["Anna", "Bruno"], bottom: 0,
+            hands: null, sort: "suit", selection: null, hints: null, interactive: false,
+            myTurn: false, playing: true, players: 2, timed: false, away: {}, status: "" });
+          document.querySelector(".felt").replaceWith(felt);
+          const box = felt.querySelector('.chip[data-seat="1"] .chip-known');
+          return {
+            label: box.querySelector(".chip-known-label").textContent,
+            widths: [...box.querySelectorAll(".card")].map((c) => c.getBoundingClientRect().width),
+          };
+        }""",
+        view,
+    )
+    assert found["label"] == "Carte note"
+    assert len(found["widths"]) == 3
+    assert min(found["widths"]) >= 32, found

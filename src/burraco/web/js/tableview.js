@@ -104,7 +104,7 @@ function chip(state, seat, role) {
     if (known && known.length) {
       body.push(
         h("div", { class: "chip-known", title: t("seat.known") },
-          h("span", { class: "chip-known-label", text: t("seat.known.short") }),
+          h("span", { class: "chip-known-label", text: t("seat.known.title") }),
           known.map((c) => cardEl(c)),
         ),
       );
