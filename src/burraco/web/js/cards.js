@@ -116,6 +116,8 @@ function buildFace(code) {
       svg("text", {
         x: 50, y: 106, "text-anchor": "middle", "font-size": 13, "font-weight": 700, "letter-spacing": 1.5,
         "font-family": "Georgia, 'DejaVu Serif', serif", fill: JOKER, text: "JOKER",
+        // The fallback serif fonts are wider than Georgia: fit the word inside the panel.
+        textLength: 50, lengthAdjust: "spacingAndGlyphs",
       }),
       svg("use", { href: "#star", x: 78, y: 117, width: 18, height: 18, fill: JOKER }),
     );

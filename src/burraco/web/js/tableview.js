@@ -104,7 +104,7 @@ function chip(state, seat, role) {
     if (known && known.length) {
       body.push(
         h("div", { class: "chip-known", title: t("seat.known") },
-          h("span", { class: "chip-known-label", text: t("seat.known.short") }),
+          h("span", { class: "chip-known-label", text: t("seat.known.title") }),
           known.map((c) => cardEl(c)),
         ),
       );
@@ -315,9 +315,13 @@ export function renderFelt(state) {
   const me = chip(state, state.bottom, "me");
   const felt = h("div", { class: `felt players-${players}${state.myTurn ? " my-turn" : ""}` },
     h("div", { class: "chips" }, chips),
-    lineArea(state, otherLine, false),
-    centre(state),
-    lineArea(state, myLine, true),
+    // The lines' panels are as tall as their melds (no card is ever clipped); when they do not
+    // fit, this middle scrolls as a whole while the hand and the actions stay in view.
+    h("div", { class: "felt-middle" },
+      lineArea(state, otherLine, false),
+      centre(state),
+      lineArea(state, myLine, true),
+    ),
     h("div", { class: "status-row" },
       me,
       h("div", { class: "status", role: "status", "aria-live": "polite" }, state.status || ""),
