@@ -63,7 +63,7 @@ def test_bad_options_are_refused_and_create_nothing(tmp_path: Path) -> None:
     [
         {"joker_value": 1000, "two_value": 1000, "bonus_clean": 10_000, "closing_bonus": 10_000},
         {"burraco_min_length": 3, "stall_limit": 1, "stock_end_threshold": 0},
-        {"jokers": 0, "hand_size": 1, "pozzetto_sizes": [1, 1], "no_pozzetto_penalty": 10_000},
+        {"jokers": 0, "hand_size": 1, "pozzetto_sizes": [4, 4], "no_pozzetto_penalty": 10_000},
     ],
 )
 def test_options_at_the_edges_play_to_their_record(tmp_path: Path, options: dict[str, Any]) -> None:

@@ -168,8 +168,11 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = {
 """The documented range of every integer parameter, bounds included (docs/rules.md). A meld
 has at most 14 cards (the A..K..A run), so a longer burraco could never be made; the bounds on
 points keep every score of a match far inside 64 bits, so records, the store and JSON agree."""
-POZZETTO_SIZE_RANGE: Final = (1, 30)
-"""Cards in one pozzetto (each entry of the ``*pozzetto_sizes`` parameters)."""
+POZZETTO_SIZE_RANGE: Final = (4, 30)
+"""Cards in one pozzetto (each entry of the ``*pozzetto_sizes`` parameters). At least 4: a
+pozzetto taken in diretta must leave a legal discard (R53); one of 1 card could only be thrown
+as a closing (no burraco yet: no legal action at all), and up to 3 could all be jokers locked as
+twins of a joker just picked up (R17). Found by the server's edge-ruleset property test."""
 
 
 def _check_types(rules: Rules, fail: Any) -> None:
