@@ -144,7 +144,12 @@ def test_E38_two_natural_aces_only_in_reale() -> None:
     text = f"{ACE_TO_KING_H} AH"
     for rules in (ITALIAN, S003):
         error = check_open(parse_cards(text), rules)
-        assert (error.reason, error.rule, error.code) == ("a run holds at most one natural ace", "R31", "run_two_aces")
+        assert isinstance(error, MeldError)
+        assert (error.reason, error.rule, error.code) == (
+            "a run holds at most one natural ace",
+            "R31",
+            "run_two_aces",
+        )
         # Through the state: the second ace can be neither opened with the rest nor attached.
         s = build_position(
             rules,
