@@ -537,6 +537,15 @@ export class TableScreen {
     this.queueRender();
   }
 
+  /** Move the keyboard focus to the hand's card ``this.focus`` (the hand's one tab stop). */
+  focusHandCard() {
+    const el = this.host.querySelector(`.hand [data-index="${this.focus}"]`);
+    if (!el) return;
+    for (const card of this.host.querySelectorAll(".hand .card")) card.tabIndex = -1;
+    el.tabIndex = 0;
+    el.focus();
+  }
+
   statusText() {
     const { view, info, you, final } = this.model;
     if (!view) return "";
@@ -1027,12 +1036,7 @@ export class TableScreen {
       const first = block[0];
       const to = event.key === "ArrowLeft" ? Math.max(0, first - 1) : Math.min(hand.length - block.length, first + 1);
       this.reorder(block, to);
-      const el = this.host.querySelector(`.hand [data-index="${this.focus}"]`);
-      if (el) {
-        for (const card of this.host.querySelectorAll(".hand .card")) card.tabIndex = -1;
-        el.tabIndex = 0;
-        el.focus();
-      }
+      this.focusHandCard();
       event.preventDefault();
       return;
     }
@@ -1040,12 +1044,7 @@ export class TableScreen {
       if (!hand.length) return;
       const from = focused ?? this.focus;
       this.focus = Math.max(0, Math.min(hand.length - 1, from + (event.key === "ArrowLeft" ? -1 : 1)));
-      const el = this.host.querySelector(`.hand [data-index="${this.focus}"]`);
-      if (el) {
-        for (const card of this.host.querySelectorAll(".hand .card")) card.tabIndex = -1;
-        el.tabIndex = 0;
-        el.focus();
-      }
+      this.focusHandCard();
       event.preventDefault();
       return;
     }
