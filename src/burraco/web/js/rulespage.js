@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { cardEl, cardName } from "./cards.js";
 import { h, replace } from "./dom.js";
+import { pageHeader } from "./header.js";
 import { has, t } from "./i18n.js";
 
 /** A row of cards, each labelled; `wild` marks the index of the card used as a wild. */
@@ -116,15 +117,7 @@ export class RulesScreen {
   render() {
     const found = this.presets && this.presets.find((p) => p.name === this.preset);
     replace(this.root,
-      h("header", { class: "topbar lobby-top" },
-        h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); this.ctx.navigate("/"); } },
-          h("img", { src: "/img/icon.svg", alt: "", width: "32", height: "32" }),
-          h("span", { class: "brand-name", text: "Burraco" }),
-        ),
-        h("span", { class: "tour-title", text: t("learn.title") }),
-        h("span", { class: "spacer" }),
-        h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => this.ctx.toggleLanguage() }, t("lang.switch")),
-      ),
+      pageHeader(this.ctx, { title: t("learn.title") }),
       h("main", { class: "rules-page" },
         this.presets ? this.chooser() : null,
         this.error ? h("p", { class: "notice error", role: "alert", text: this.error }) : null,
