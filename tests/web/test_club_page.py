@@ -29,13 +29,7 @@ def register(server: Server, name: str) -> httpx.Client:
     )
     assert answer.status_code == 201, answer.text
     token = answer.json()["token"]
-    return httpx.Client(
-        base_url=f"{server.url}/api/club",
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=30,
-        trust_env=False,
-        cookies={"burraco_session": token},
-    )
+    return server.client(base_url=f"{server.url}/api/club", token=token)
 
 
 def ok(answer: httpx.Response, status: int = 200) -> Any:
