@@ -127,6 +127,11 @@ class Oracle:
                 assert reveal["commitment"] == commitment
                 assert reveal["salt"] == fairness[number]["salt"]
                 assert list(hand.result or ()) == message["score"]["result"]
+                # The cards left in each hand are the engine's, seat by seat.
+                left = [[str(c) for c in state.hand(s)] for s in range(self.rules.players)]
+                assert message["hands"] == left, (
+                    "smazzata_end: the hands left are not the cards held"
+                )
             elif kind == "match_end":
                 assert index == len(actions), "the record has actions the table never announced"
                 assert number == len(self.record.hands), "the record has more smazzate"
@@ -194,6 +199,8 @@ class Oracle:
                 # The deck is revealed once the smazzata is over (fair deals); the oracle has
                 # checked that it is the committed deck.
                 shown["reveal"] = {k: v for k, v in message["reveal"].items() if k != "deck"}
+                # So are the cards left in the hands (as the revealed deck tells; checked above).
+                shown.pop("hands")
             self.scan(shown, self.visible(before, seat) | self.visible(state, seat), where)
             return
         live = ("view", "legal", "clock")

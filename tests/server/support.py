@@ -135,6 +135,9 @@ class TableClient:
         """Seconds to wait before each action (a human-like pause)."""
         self.hold = False
         """While true the client reads messages but does not play."""
+        self.reads_sheets = True
+        """A seated client closes each score sheet at once (sends ``ready``), as a person
+        clicking "Continua" does; false: it never does (the deal waits ``sheet_seconds``)."""
         self.ws: AsyncSocket | None = None
         self.sessions: list[Session] = []
         self.you: int | None = None
@@ -184,6 +187,13 @@ class TableClient:
         message: Message = json.loads(raw)
         self._note(message)
         self.sessions[-1].received.append((self.you, message))
+        if (
+            self.reads_sheets
+            and message.get("kind") == "smazzata_end"
+            and "next_deal_at" in message
+            and self.you is not None
+        ):
+            await self.send({"type": "ready", "table": self.table})
         return message
 
     def _note(self, message: Message) -> None:

@@ -75,11 +75,16 @@ def test_events() -> None:
         '{"type":"event","table":"t","seq":7,"kind":"chat","name":"A","text":"ciao","at":1.0,'
         '"seat":null}'
     )
-    ended = messages.smazzata_end({}, [1, 2], deck="AS", salt="s", commitment="c")
+    ended = messages.smazzata_end(
+        {}, [1, 2], deck="AS", salt="s", commitment="c", hands=[["AS"], []], next_deal_at=9.5
+    )
     assert encode(messages.event("t", 8, ended)) == (
         '{"type":"event","table":"t","seq":8,"kind":"smazzata_end","score":{},"totals":[1,2],'
-        '"reveal":{"deck":"AS","salt":"s","commitment":"c"}}'
+        '"reveal":{"deck":"AS","salt":"s","commitment":"c"},"hands":[["AS"],[]],'
+        '"next_deal_at":9.5}'
     )
+    last = messages.smazzata_end({}, [1, 2], deck="AS", salt="s", commitment="c", hands=[])
+    assert "next_deal_at" not in last
 
 
 def test_match_results_keep_their_key_order() -> None:

@@ -359,17 +359,33 @@ class SmazzataEnd(TypedDict):
     score: dict[str, Any]
     totals: list[int]
     reveal: Reveal
+    hands: list[list[str]]
+    """The cards each seat was left holding (counted against its line, R60); the revealed
+    deck tells as much, so nothing is given away."""
+    next_deal_at: NotRequired[float]
+    """Server time of the next deal at the latest (not when the match is over)."""
 
 
 def smazzata_end(
-    score: dict[str, Any], totals: list[int], *, deck: str, salt: str, commitment: str
+    score: dict[str, Any],
+    totals: list[int],
+    *,
+    deck: str,
+    salt: str,
+    commitment: str,
+    hands: list[list[str]],
+    next_deal_at: float | None = None,
 ) -> SmazzataEnd:
-    return {
+    body: SmazzataEnd = {
         "kind": "smazzata_end",
         "score": score,
         "totals": totals,
         "reveal": {"deck": deck, "salt": salt, "commitment": commitment},
+        "hands": hands,
     }
+    if next_deal_at is not None:
+        body["next_deal_at"] = next_deal_at
+    return body
 
 
 class MatchResult(TypedDict):

@@ -76,6 +76,13 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class Ready:
+    """The seated player has read the score sheet: the next smazzata may be dealt."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     t: float | None
 
@@ -92,7 +99,7 @@ class UnwatchTournament:
     tournament: str
 
 
-ClientMessage = Join | Leave | Act | Chat | Ping | WatchTournament | UnwatchTournament
+ClientMessage = Join | Leave | Act | Chat | Ready | Ping | WatchTournament | UnwatchTournament
 
 
 def _field(data: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
@@ -169,6 +176,8 @@ def decode(frame: str | bytes) -> ClientMessage:
                 ref=_ref(data),
             )
         return Chat(_table(data), cleaned)
+    if kind == "ready":
+        return Ready(_table(data))
     if kind == "ping":
         return Ping(_field(data, "t", float, optional=True))
     if kind in ("watch_tournament", "unwatch_tournament"):

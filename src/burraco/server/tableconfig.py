@@ -30,7 +30,11 @@ class TableConfig:
     """Turn timer (T11); None: none."""
     public: bool = True
     between_smazzate: float = 4.0
-    """Seconds between a smazzata's end and the next deal (the clocks are stopped, T7)."""
+    """Seconds between a smazzata's end and the next deal (the clocks are stopped, T7) when
+    no seated person is connected to read the score sheet (bots, or everybody away)."""
+    sheet_seconds: float = 30.0
+    """The longest wait for the connected seated people to close the score sheet (``ready``):
+    the next deal comes as soon as all of them have, and at the latest after this."""
     tournament: str | None = None
     """The tournament the table is played for (set by the server, never by the lobby). A
     tournament table counts a player who is not at the table when it starts as away."""
@@ -96,6 +100,8 @@ class TableConfig:
             raise RulesError("hand_seconds must be between 5 and 600")
         if not 0 <= self.between_smazzate <= 60:
             raise RulesError("between_smazzate must be between 0 and 60 seconds")
+        if not 0 <= self.sheet_seconds <= 300:
+            raise RulesError("sheet_seconds must be between 0 and 300 seconds")
         rules = self.ruleset()
         self.time_control()
         return rules

@@ -32,6 +32,9 @@ class NewTable(BaseModel):
     hand_seconds: float | None = None
     public: bool = True
     between_smazzate: float = 4.0
+    sheet_seconds: float = Field(
+        30.0, description="Longest wait for the seated people to close the score sheet"
+    )
     seat: int | None = Field(0, description="Sit here at once (None: create without sitting)")
     bots: dict[int, str] = Field(
         default_factory=dict, description="Seats to fill with bots at once: seat -> level"
@@ -69,6 +72,7 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
         hand_seconds=body.hand_seconds,
         public=body.public,
         between_smazzate=body.between_smazzate,
+        sheet_seconds=body.sheet_seconds,
     )
     if body.seat is not None and not 0 <= body.seat < body.players:
         raise TableError(ErrorCode.NO_SUCH_SEAT, f"there is no seat {body.seat}")

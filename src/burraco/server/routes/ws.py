@@ -28,6 +28,7 @@ from ..protocol import (
     Leave,
     Ping,
     ProtocolError,
+    Ready,
     UnwatchTournament,
     WatchTournament,
     decode,
@@ -180,7 +181,7 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         actor.post(commands.Join(conn, message.last_seq))
         conn.tables.add(message.table)
         return
-    assert isinstance(message, Leave | Act | Chat)
+    assert isinstance(message, Leave | Act | Chat | Ready)
     joined = hub.tables.get(message.table)
     if joined is None or message.table not in conn.tables:
         ref = message.ref if isinstance(message, Act) else None
@@ -189,6 +190,8 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         joined.post(commands.Leave(conn))
     elif isinstance(message, Act):
         joined.post(commands.Act(conn, message.action, message.ref, message.lag_ms))
+    elif isinstance(message, Ready):
+        joined.post(commands.Ready(conn))
     else:
         joined.post(commands.Chat(conn, message.text))
 

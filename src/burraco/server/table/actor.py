@@ -72,6 +72,8 @@ class TableActor(
         self.ended = None
         self._timers = {}
         self._presence_told = {}
+        self.sheet_readers = set()
+        self._sheet_since = 0.0
         self._bot_pending = None
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()
@@ -148,6 +150,8 @@ class TableActor(
                 return await self._act(command)
             case cmd.Chat():
                 return await self._chat(command)
+            case cmd.Ready():
+                return await self._ready(command)
             case cmd.Sit():
                 return await self._sit(command)
             case cmd.Stand():

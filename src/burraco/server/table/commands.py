@@ -56,7 +56,14 @@ class Chat:
     text: str
 
 
-FromConnection: TypeAlias = Join | Leave | Disconnect | Act | Chat
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The connection's seated player closed the score sheet (play.py, ``_ready``)."""
+
+    conn: Connection
+
+
+FromConnection: TypeAlias = Join | Leave | Disconnect | Act | Chat | Ready
 """Commands whose refusals go back to their connection as ``error`` messages."""
 
 # --------------------------------------------------------------------------- from the lobby

@@ -76,6 +76,11 @@ class TableCore:
     _deserted_at_last_check: bool
     _timers: dict[str, asyncio.TimerHandle]
     """The table's pending timers by key (timers.py)."""
+    sheet_readers: set[int]
+    """Between two smazzate: the seats whose connected player has not closed the score sheet
+    yet; the next deal waits for them (at most ``config.sheet_seconds``, play.py)."""
+    _sheet_since: float
+    """When the last smazzata ended (``time.time()``)."""
     _presence_told: dict[int, bool]
     """Per seat, whether the table was last told it is away (``seats.py``, presence news)."""
     _view_json: ViewJson
@@ -151,6 +156,7 @@ class TableCore:
         # play.py
         async def _deal(self) -> None: ...
         async def _deal_next(self) -> None: ...
+        async def _reader_gone(self, seat: int) -> None: ...
         def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None: ...
         async def _commit(self, action: Action, *, auto: bool) -> int: ...
         def _advance_clock(

@@ -61,6 +61,7 @@ class PlayMixin(TableCore):
 
     def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None:
         assert self.match is not None
+        self.sheet_readers = set()
         self.state = self.match.deal(deck=committed.deck, first=first)
         self.decks.append(committed)
         self.number = number
@@ -174,6 +175,14 @@ class PlayMixin(TableCore):
         )
         sheet = score_json(self.number, score)
         self.scores.append(sheet)
+        # The next deal waits for the people at the table to close the score sheet (``ready``),
+        # at most ``sheet_seconds``: a player who is first in the next smazzata does not lose
+        # clock time behind the sheet. With nobody to read it, the usual short pause.
+        self.sheet_readers = set() if match.is_over else self._people_here()
+        self._sheet_since = now
+        pause = self.config.between_smazzate
+        if self.sheet_readers:
+            pause = max(pause, self.config.sheet_seconds)
         self._publish(
             messages.smazzata_end(
                 sheet,
@@ -181,12 +190,43 @@ class PlayMixin(TableCore):
                 deck=committed.text,
                 salt=committed.salt,
                 commitment=committed.commitment,
+                hands=[[str(card) for card in state.hand(s)] for s in range(self.rules.players)],
+                next_deal_at=None if match.is_over else now + pause,
             )
         )
         if match.is_over:
             await self._finish("complete")
         else:
-            self._set_timer("deal", self.config.between_smazzate, TimerPurpose.DEAL)
+            self._set_timer("deal", pause, TimerPurpose.DEAL)
+
+    def _people_here(self) -> set[int]:
+        """The seats played by a connected person (not by a bot, not by a substitute)."""
+        return {
+            seat
+            for seat, holder in enumerate(self.seats)
+            if holder.user_id is not None and holder.connections > 0 and holder.substitute is None
+        }
+
+    async def _ready(self, command: cmd.Ready) -> None:
+        seat = self.seat_of(command.conn.user)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+        # A ``ready`` that comes after the deal (the wait ran out) is no error: nothing to do.
+        await self._reader_gone(seat)
+
+    async def _reader_gone(self, seat: int) -> None:
+        """``seat`` no longer holds up the next deal (it closed the sheet, or left)."""
+        if seat not in self.sheet_readers:
+            return
+        self.sheet_readers.discard(seat)
+        if not self.sheet_readers and "deal" in self._timers:
+            # Everybody has read the sheet: deal, though never sooner than the usual pause.
+            left = self.config.between_smazzate - (time.time() - self._sheet_since)
+            if left > 0:
+                self._set_timer("deal", left, TimerPurpose.DEAL)
+            else:
+                self._cancel_timer("deal")
+                await self._deal_next()
 
     # ----------------------------------------------------------------------------- chat
 

@@ -86,13 +86,13 @@ class SeatsMixin(TableCore):
         self._maybe_bot()
 
     async def _leave(self, command: cmd.Leave) -> None:
-        self._unwatch(command.conn)
+        await self._unwatch(command.conn)
         command.conn.tables.discard(self.id)
 
     async def _disconnect(self, command: cmd.Disconnect) -> None:
-        self._unwatch(command.conn)
+        await self._unwatch(command.conn)
 
-    def _unwatch(self, conn: Connection) -> None:
+    async def _unwatch(self, conn: Connection) -> None:
         if conn not in self.watchers:
             return
         seat = self.watchers.pop(conn)
@@ -106,6 +106,7 @@ class SeatsMixin(TableCore):
                 self._presence_changed(seat)
             else:
                 self._publish(messages.seats(self._seats_json()))
+            await self._reader_gone(seat)  # a player who left does not hold up the next deal
 
     # ----------------------------------------------------------------------- presence news
 

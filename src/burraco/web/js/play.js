@@ -4,7 +4,7 @@
 // action the player tries is sent and, if refused, explained.
 
 import { api, recordUrl } from "./api.js";
-import { cardText, cardsText } from "./cards.js";
+import { cardEl, cardText, cardsText, sortCards } from "./cards.js";
 import { actionCards, actionMeld, actionVerb, coachEl, coachHint } from "./coach.js";
 import { Connection } from "./conn.js";
 import { actionReasons, refusalText, ruleNote, showReasons } from "./explain.js";
@@ -792,15 +792,41 @@ export class TableScreen {
       h("h2", { id: "modal-title", text: t("sheet.title", { n: sheet.score.number }) }),
       h("p", { class: "muted", text: endedText(sheet.score, names) }),
       sheetTable(sheet.score, names, sheet.totals),
+      sheet.hands ? this.handsLeft(sheet.hands) : null,
       h("details", { class: "fairness" },
         h("summary", { text: t("sheet.fairness") }),
         h("p", { class: "mono", text: `${t("sheet.commitment")}: ${sheet.reveal.commitment}` }),
         h("p", { class: "mono", text: `${t("sheet.salt")}: ${sheet.reveal.salt}` }),
       ),
       h("div", { class: "modal-actions" },
+        sheet.nextDealAt ? h("span", { class: "muted next-deal", dataset: { nextDeal: String(sheet.nextDealAt) }, "aria-live": "off" }) : null,
         h("button", { type: "button", class: "btn primary", dataset: { cmd: "close-sheet" }, text: t("sheet.continue") }),
       ),
     );
+  }
+
+  /** The cards each seat was left holding (they count against its line, R60). */
+  handsLeft(hands) {
+    const seats = this.model.info ? this.model.info.seats : [];
+    return h("div", { class: "hands-left" },
+      h("h3", { text: t("sheet.hands_left") }),
+      h("ul", {}, hands.map((cards, seat) =>
+        h("li", { dataset: { handLeft: String(seat) } },
+          h("span", { class: "who", text: seatName(seats, seat) }),
+          cards.length
+            ? h("span", { class: "cards", "aria-label": cardsText(cards) }, sortCards(cards, "suit").map((code) => cardEl(code, { small: true })))
+            : h("span", { class: "muted", text: t("sheet.hand_empty") }),
+        ))),
+    );
+  }
+
+  /** Tells the server this seat has read the score sheet: the next deal waits for the people
+   * seated (at most the table's sheet_seconds), so nobody starts a smazzata behind the sheet. */
+  sheetRead() {
+    const { sheet } = this.model;
+    if (!sheet || !sheet.nextDealAt || sheet.readSent || this.model.you === null) return;
+    sheet.readSent = true;
+    this.conn.send({ type: "ready", table: this.id });
   }
 
   finalSheet() {
@@ -813,6 +839,7 @@ export class TableScreen {
       h("p", { class: "final-winner", text: winner }),
       final.ended === "timeout" ? h("p", { class: "muted", text: t("final.timeout") }) : null,
       this.model.sheet ? sheetTable(this.model.sheet.score, names, null) : null,
+      this.model.sheet && this.model.sheet.hands ? this.handsLeft(this.model.sheet.hands) : null,
       historyTable(match ? match.scores : [], names, final.totals, final),
       h("div", { class: "modal-actions" },
         this.model.you !== null ? h("button", { type: "button", class: "btn primary", dataset: { cmd: "rematch" }, text: t("final.rematch") }) : null,
@@ -845,8 +872,14 @@ export class TableScreen {
       if (running) left -= elapsed;
       el.textContent = formatClock(left);
       el.classList.toggle("running", running);
-      if (seat === this.model.you) this.alarm.update(running ? left : null);
+      if (seat === this.model.you) {
+        const crossed = this.alarm.update(running ? left : null);
+        if (crossed) this.showNotice("warn", { code: "clock_low", text: t("clock.low", { s: crossed }) });
+      }
+      // Three levels, as a chess clock: under a minute, under 30 s, under 10 s (the sounds' levels).
       el.classList.toggle("low", left < 60);
+      el.classList.toggle("warn", left <= 30);
+      el.classList.toggle("crit", left <= 10);
     }
     for (const el of this.root.querySelectorAll("[data-turn-timer]")) {
       if (!clock || clock.turn_left === null || clock.turn_left === undefined || clock.running === null) {
@@ -856,6 +889,10 @@ export class TableScreen {
       const left = clock.turn_left - elapsed;
       el.textContent = formatClock(left);
       el.classList.toggle("low", left < 10);
+    }
+    for (const el of this.root.querySelectorAll("[data-next-deal]")) {
+      const left = Math.max(0, Math.ceil(Number(el.dataset.nextDeal) - now));
+      el.textContent = t("sheet.next_deal", { s: left });
     }
     for (const el of this.root.querySelectorAll("[data-deadline]")) {
       el.textContent = ` ${t("notice.away.countdown", { time: formatClock(Number(el.dataset.deadline) - now) })}`;
@@ -954,6 +991,7 @@ export class TableScreen {
           break;
         case "close-sheet":
           this.sheetOpen = false;
+          this.sheetRead();
           this.render();
           break;
         case "show-sheet":
@@ -1015,6 +1053,7 @@ export class TableScreen {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "Escape") {
       if (this.modal.classList.contains("open")) {
+        if (this.sheetOpen) this.sheetRead();
         this.sheetOpen = false;
         this.finalOpen = false;
       } else if (this.drawerOpen) this.drawerOpen = false;

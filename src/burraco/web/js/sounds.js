@@ -60,11 +60,20 @@ export class ClockAlarm {
     this.last = null;
   }
 
+  /** Plays the 30 s and 10 s sounds as ``left`` crosses them; returns the level crossed
+   * (30 or 10) so that the page can show it too, or null. */
   update(left) {
     const before = this.last;
     this.last = left;
-    if (before === null || left === null) return;
-    if (before > 30 && left <= 30) playSound("low30");
-    else if (before > 10 && left <= 10) playSound("low10");
+    if (before === null || left === null) return null;
+    if (before > 30 && left <= 30) {
+      playSound("low30");
+      return 30;
+    }
+    if (before > 10 && left <= 10) {
+      playSound("low10");
+      return 10;
+    }
+    return null;
   }
 }

@@ -150,7 +150,13 @@ export class TableModel {
           this.match.scores = [...(this.match.scores || []), message.score];
           this.match.totals = message.totals;
         }
-        this.sheet = { score: message.score, totals: message.totals, reveal: message.reveal };
+        this.sheet = {
+          score: message.score,
+          totals: message.totals,
+          reveal: message.reveal,
+          hands: message.hands || null,
+          nextDealAt: message.next_deal_at || null,
+        };
         this.pushLog({ kind: "smazzata_end", number: message.score.number });
         effects.sheet = true;
         break;

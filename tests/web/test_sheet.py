@@ -1,0 +1,43 @@
+"""The score sheet between two smazzate, in Chromium (issue 15, defect 8): it lists the cards
+each seat was left holding (R60 counts them against the line), counts down to the next deal, and
+the next deal waits while a seated person reads it, starting as soon as the sheet is closed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from . import driver
+from .conftest import Pages
+
+
+@pytest.mark.seed(2)
+def test_the_next_deal_waits_for_the_sheet_and_starts_when_it_is_closed(pages: Pages) -> None:
+    page = pages.new()
+    driver.guest(page)
+    page.wait_for_selector(".lobby-screen")
+    driver.create_table(page, players=2, smazzate=2, bot="heuristic")
+    end = driver.play_until_sheet(page)
+    assert end["sheet"] == "1" and not end["final"], end
+    box = page.locator(".modal .sheet-box[data-sheet='1']")
+    # The cards left in hand: one row per seat, with the cards drawn as cards.
+    rows = box.locator(".hands-left li")
+    assert rows.count() == 2
+    assert "Carte rimaste in mano" in box.inner_text()
+    held = [rows.nth(i).locator(".card[data-card]").count() for i in range(2)]
+    assert sum(held) > 0, held
+    countdown = box.locator(".next-deal")
+    assert re.fullmatch(r"Prossima smazzata tra \d+ s", countdown.inner_text()), (
+        countdown.inner_text()
+    )
+    # Past the usual pause between smazzate (4 s) the table still waits for the reader.
+    page.wait_for_timeout(6000)
+    assert page.locator(".modal .sheet-box[data-sheet='1']").count() == 1
+    assert page.locator(".table-screen").get_attribute("data-number") == "1"
+    # Closed: the next smazzata is dealt at once (not after sheet_seconds, 30 s by default).
+    box.locator('[data-cmd="close-sheet"]').click()
+    page.wait_for_function(
+        "() => document.querySelector('.table-screen').dataset.number === '2'", timeout=8000
+    )
+    assert page.locator(".modal .sheet-box").count() == 0
