@@ -76,8 +76,8 @@ def test_a_four_player_table_with_three_bots_reaches_the_end_of_a_smazzata(
     driver.guest(page)
     page.wait_for_selector(".lobby-screen")
     driver.create_table(page, players=4, smazzate=1, bot="heuristic")
-    assert page.locator(".chips .chip").count() == 3
-    assert page.locator(".chips .chip.partner").count() == 1
+    assert page.locator(".board > .chip").count() == 3
+    assert page.locator(".board > .chip.partner.at-top").count() == 1
     stats: Counter[str] = Counter()
     end = driver.play_until_sheet(page, stats)
     assert end["final"] or end["sheet"], end

@@ -61,3 +61,45 @@ def test_screenshots_at_phone_tablet_and_desktop_sizes(pages: Pages) -> None:
     page.locator('.topbar [data-cmd="lang"]').click()
     page.wait_for_timeout(100)
     page.screenshot(path=str(SHOTS / "table-phone-en.png"))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 4), (4, 3)])
+def test_screenshots_of_three_and_four_player_tables(
+    pages: Pages, players: int, seed: int, request: pytest.FixtureRequest
+) -> None:
+    """The seats around the table (issue 15): with 4 players the partner opposite and the
+    opponents left and right, with 3 players three sides; phone, tablet and desktop."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = pages.new(width=1440, height=900)
+    driver.guest(page)
+    page.wait_for_selector(".lobby-screen")
+    driver.create_table(page, players=players, smazzate=1, bot="heuristic")
+    stats: Counter[str] = Counter()
+    for _ in range(8):
+        now = driver.wait_settled(page)
+        if now["sheet"] or now["final"]:
+            break
+        if page.locator(".line-area .meld[data-meld]").count() >= 4:
+            break
+        driver.play_turn(page, stats)
+    now = driver.wait_settled(page)
+    assert not now["sheet"] and not now["final"]
+    expected = {3: ["left", "right"], 4: ["left", "top", "right"]}[players]
+    for name, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        seats = page.evaluate(
+            "() => [...document.querySelectorAll('.board > .chip')].map((c) => {"
+            " const r = c.getBoundingClientRect();"
+            " return { pos: c.dataset.pos, x: r.left + r.width / 2, y: r.top, w: r.width,"
+            " name: c.querySelector('.chip-name').scrollWidth <="
+            " c.querySelector('.chip-name').clientWidth + 1 }; })"
+        )
+        assert [s["pos"] for s in seats] == expected, seats
+        # Left of the middle, then (with 4) the partner in the middle, then right.
+        xs = [s["x"] for s in seats]
+        assert xs == sorted(xs), (name, seats)
+        # No seat name is cut (they wrap), so the seats can be told apart on a phone.
+        assert all(s["name"] for s in seats), (name, seats)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
+        page.screenshot(path=str(SHOTS / f"table-{players}p-{name}.png"))

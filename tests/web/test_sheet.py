@@ -35,9 +35,14 @@ def test_the_next_deal_waits_for_the_sheet_and_starts_when_it_is_closed(pages: P
     page.wait_for_timeout(6000)
     assert page.locator(".modal .sheet-box[data-sheet='1']").count() == 1
     assert page.locator(".table-screen").get_attribute("data-number") == "1"
+    totals = box.locator("tr.sheet-match td").all_inner_texts()
     # Closed: the next smazzata is dealt at once (not after sheet_seconds, 30 s by default).
     box.locator('[data-cmd="close-sheet"]').click()
     page.wait_for_function(
         "() => document.querySelector('.table-screen').dataset.number === '2'", timeout=8000
     )
     assert page.locator(".modal .sheet-box").count() == 0
+    # The header names each line with its total (the player's own first: seat 0, line 0).
+    score = page.locator(".topbar .title-score")
+    assert score.locator(".score-n").all_inner_texts() == totals
+    assert score.locator(".score-name").all_inner_texts()[1] == "Bot Esperto"

@@ -228,7 +228,7 @@ def test_a_private_table_by_invitation(pages: Pages) -> None:
     # All seats taken: the match starts for both.
     host.wait_for_selector(".felt")
     friend.wait_for_selector(".felt")
-    assert host.locator(".chips .chip-name").inner_text() == friend.evaluate(
+    assert host.locator(".board > .chip .chip-name").inner_text() == friend.evaluate(
         "() => document.querySelector('.chip.me .chip-name').textContent"
     )
     # A finger's tap chooses a card on the phone; a second tap lets it go.

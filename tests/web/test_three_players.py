@@ -17,8 +17,8 @@ def test_a_three_player_table_with_two_bots_reaches_the_end_of_a_smazzata(pages:
     page.wait_for_selector(".lobby-screen")
     driver.create_table(page, players=3, smazzate=1, bot="heuristic")
     # R 3.5: each on his own, so two opponents and no partner.
-    assert page.locator(".chips .chip").count() == 2
-    assert page.locator(".chips .chip.partner").count() == 0
+    assert page.locator(".board > .chip").count() == 2
+    assert page.locator(".board > .chip.partner").count() == 0
     stats: Counter[str] = Counter()
     end = driver.play_until_sheet(page, stats)
     assert end["final"] or end["sheet"], end

@@ -33,8 +33,10 @@ class FinishMixin(TableCore):
         self._cancel_timers()
         if self.clock is not None and self.state is not None:
             self.clock.stop(time.time())
+        # With 3 or 4 seats two bots of one level are told apart by their seat ("Bot Expert 3").
+        numbered = len(self.seats) >= 3
         names = [
-            s.name or (display_name(s.bot) if s.bot else f"seat {i}")
+            s.name or (display_name(s.bot, i + 1 if numbered else None) if s.bot else f"seat {i}")
             for i, s in enumerate(self.seats)
         ]
         result = self._result(ended, timed_out_line)

@@ -5,7 +5,7 @@ import { api, recordUrl } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
-import { describeConfig } from "./play.js";
+import { clockEach, describeConfig } from "./play.js";
 import { botLabel } from "./tableview.js";
 
 function errorText(error) {
@@ -255,7 +255,7 @@ export class LobbyScreen {
           : h("select", { name: "target", "aria-label": t("create.length.target") }, LENGTHS.target.map((n) => h("option", { value: String(n), selected: n === f.target, text: t("cfg.target", { n }) }))),
       ),
       h("label", { class: "field" }, h("span", { text: t("create.clock") }),
-        h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === f.clock, text: c.round ? t("create.clock.minutes", { minutes: c.round / 60, seconds: c.hand }) : t("cfg.no_clock") })))),
+        h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === f.clock, text: c.round ? t("create.clock.minutes", { minutes: c.round / 60, each: clockEach(c.round, f.players), seconds: c.hand }) : t("cfg.no_clock") })))),
       h("fieldset", {}, h("legend", { text: t("create.opponents") }),
         radio("opponents", "bots", t("create.opponents.bots"), f.opponents === "bots"),
         radio("opponents", "people", t("create.opponents.people"), f.opponents === "people"),

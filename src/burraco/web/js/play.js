@@ -484,6 +484,7 @@ export class TableScreen {
         status: this.statusText(),
         notice: this.noticeEl(),
         focus: this.focus,
+        last: model.lastAction,
       });
       replace(this.host, felt);
       this.explainActions();
@@ -588,7 +589,6 @@ export class TableScreen {
 
   renderTopbar() {
     const { match, info, view } = this.model;
-    const totals = match && match.totals ? match.totals.join(" – ") : "";
     const title = [];
     if (match && match.number && view) {
       const of = match.smazzate ? `/${match.smazzate}` : "";
@@ -599,13 +599,38 @@ export class TableScreen {
       h("button", { type: "button", class: "icon-btn", dataset: { cmd: "lobby" }, "aria-label": t("nav.lobby"), title: t("nav.lobby"), text: "←" }),
       h("div", { class: "topbar-title" },
         h("span", { class: "title-main", text: title.join(" · ") || t("table.connecting") }),
-        match && view ? h("span", { class: "title-score", title: t("table.totals"), text: `${totals}${match.target ? ` / ${match.target}` : ""}` }) : null,
+        match && view ? this.topScore() : null,
       ),
       h("span", { class: `conn-dot ${statusClass}`, role: "img", title: t(`conn.${this.connStatusText}`), "aria-label": t(`conn.${this.connStatusText}`) }),
       h("button", { type: "button", class: "icon-btn side-toggle", dataset: { cmd: "side" }, "aria-label": t("side.label"), title: t("side.label") },
         icon("chat"), this.unread ? h("span", { class: "unread", text: String(this.unread) }) : null),
       h("button", { type: "button", class: "icon-btn settings-btn", dataset: { cmd: "settings" }, "aria-label": t("settings.title"), title: t("settings.title"), text: "⚙" }),
       h("button", { type: "button", class: "lang-btn", dataset: { cmd: "lang" }, text: t("lang.switch"), title: t("lang.switch.title") }),
+    );
+  }
+
+  /** The match totals with the names they belong to ("Giulia 1250 · Bot Esperto 980"), one
+   * entry per line of the totals (per seat with 3 players, R 3.5), the viewer's own first. */
+  topScore() {
+    const { match, view, info } = this.model;
+    const totals = match.totals || [];
+    const seats = info ? info.seats : null;
+    const names = totals.length === view.lines.length
+      ? this.lineNames()
+      : totals.map((_, seat) => seatName(seats, seat));
+    const mine = this.model.you === null ? -1 : (totals.length === view.lines.length
+      ? view.lines.findIndex((l) => l.seats.includes(this.model.you))
+      : this.model.you);
+    const items = totals.map((n, i) => ({ n, i, name: names[i] ?? "" }));
+    if (mine > 0) items.unshift(...items.splice(mine, 1));
+    const full = items.map((x) => `${x.name} ${x.n}`).join(" · ") + (match.target ? ` / ${match.target}` : "");
+    return h("span", { class: "title-score", title: `${t("table.totals")}: ${full}`, "aria-label": `${t("table.totals")}: ${full}` },
+      items.map((x, k) => h("span", { class: `score-item${x.i === mine ? " us" : ""}`, dataset: { line: String(x.i) } },
+        k ? h("span", { class: "score-sep", "aria-hidden": "true", text: "·" }) : null,
+        h("span", { class: "score-name", text: x.name }),
+        h("strong", { class: "score-n", text: String(x.n) }),
+      )),
+      match.target ? h("span", { class: "score-target", text: `/ ${match.target}` }) : null,
     );
   }
 
@@ -1223,10 +1248,16 @@ export function describeConfig(cfg) {
   if (cfg.target) parts.push(t("cfg.target", { n: cfg.target }));
   if (cfg.smazzate) parts.push(t("cfg.smazzate", { n: cfg.smazzate }));
   if (cfg.round_seconds) {
-    parts.push(t("cfg.clock", { minutes: Math.round(cfg.round_seconds / 60), seconds: cfg.hand_seconds ?? "–" }));
+    parts.push(t("cfg.clock", { each: clockEach(cfg.round_seconds, cfg.players), seconds: cfg.hand_seconds ?? "–" }));
   } else parts.push(t("cfg.no_clock"));
   parts.push(cfg.public ? t("cfg.public") : t("cfg.private"));
   return parts.join(" · ");
+}
+
+/** Each side's bank as a clock text: T5 splits the match's time between the lines (2 with 2
+ * or 4 players, 3 while three play on their own), so "10 minutes" is 5:00 for each side. */
+export function clockEach(roundSeconds, players) {
+  return formatClock(roundSeconds / (players === 3 ? 3 : 2));
 }
 
 /** A log line in words, from the events the seat was allowed to see. */

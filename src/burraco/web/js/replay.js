@@ -102,13 +102,14 @@ export class ReplayScreen {
   }
 
   names() {
-    // Records name bots "bot LEVEL": say it in the page's language.
+    // Records name bots "Bot Expert" or "Bot Expert 3" (older ones "bot LEVEL"): say it in
+    // the page's language.
     return this.data
       ? this.data.players.map((name, seat, all) => {
-        const bot = /^bot (\S+)$/.exec(name);
+        const bot = /^bot (\S+)$/.exec(name) || /^Bot (Beginner|Easy|Expert|Champion)(?: \d+)?$/.exec(name);
         if (!bot) return name;
-        const level = botLabel(bot[1]);
-        return all.length === 4 ? t("seat.bot.n", { level, n: seat + 1 }) : t("seat.bot", { level });
+        const level = botLabel(BOT_TITLES[bot[1]] || bot[1]);
+        return all.length >= 3 ? t("seat.bot.n", { level, n: seat + 1 }) : t("seat.bot", { level });
       })
       : [];
   }
@@ -156,6 +157,7 @@ export class ReplayScreen {
       away: {},
       status: this.actionText(step.action),
       notice: null,
+      last: lastFromText(step.action, view),
     });
     const last = this.step === hand.steps.length - 1;
     const lineNames = view.lines.map((l) => lineName(view, l.line, null, this.names()));
@@ -195,4 +197,26 @@ export class ReplayScreen {
     this.root.dataset.hand = String(this.hand);
     this.root.dataset.step = String(this.step);
   }
+}
+
+/** The English titles records give bots (bots/registry.py BOT_NAMES) back to their levels. */
+const BOT_TITLES = { Beginner: "random", Easy: "greedy", Expert: "heuristic", Champion: "search" };
+
+/** The step's action as the felt's "last move" (tableview.js lastMove reads engine-event
+ * shapes): a record's text names the seat, the verb and its cards; a new meld is the line's
+ * highest-numbered one. */
+function lastFromText(text, view) {
+  if (!text) return null;
+  const [seatText, verb, ...words] = text.split(" ");
+  const seat = Number(seatText);
+  const args = words.map((w) => w.replace(/\(.*$/, "").replace(/\*$/, "")); // "JK(7H)" -> "JK"
+  if (verb === "discard") return { seat, events: [{ e: "discarded", seat, card: args[0] }] };
+  if (verb === "attach") return { seat, events: [{ e: "attached", seat, meld: { number: Number(args[0]) }, cards: args.slice(1) }] };
+  if (verb === "open") {
+    const entry = view.lines.find((l) => l.seats.includes(seat));
+    const numbers = entry ? entry.melds.map((m) => m.number) : [];
+    if (!numbers.length) return { seat, events: [] };
+    return { seat, events: [{ e: "opened", seat, meld: { number: Math.max(...numbers), cards: args } }] };
+  }
+  return { seat, events: [] };
 }

@@ -61,6 +61,7 @@ export class TableModel {
     const effects = {};
     switch (message.type) {
       case "snapshot":
+        this.lastAction = null;
         this.seq = message.seq;
         this.you = message.you;
         this.info = message.info;
@@ -126,6 +127,7 @@ export class TableModel {
         if (this.match) this.match.number = message.number;
         this.commitment = message.commitment;
         this.setPlay(message);
+        this.lastAction = null;
         this.pushLog({ kind: "dealt", number: message.number, first: message.first });
         effects.dealt = true;
         break;
@@ -136,6 +138,11 @@ export class TableModel {
         break;
       case "action":
         this.setPlay(message);
+        // The turn just played (or being played) is lit on the felt: a seat's actions add up
+        // until another seat acts, so the opponent's melds stay lit with its discard.
+        if (this.lastAction && this.lastAction.seat === message.seat) {
+          this.lastAction = { seat: message.seat, events: [...this.lastAction.events, ...(message.events || [])] };
+        } else this.lastAction = { seat: message.seat, events: message.events || [] };
         this.pushLog({
           kind: "action",
           seat: message.seat,

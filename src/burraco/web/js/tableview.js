@@ -22,7 +22,7 @@ export function seatName(seats, seat, names) {
   if (names && names[seat]) return names[seat];
   const info = seats && seats[seat];
   if (!info) return t("seat.n", { n: seat + 1 });
-  if (info.bot && seats.length === 4) return t("seat.bot.n", { level: botLabel(info.bot), n: seat + 1 });
+  if (info.bot && seats.length >= 3) return t("seat.bot.n", { level: botLabel(info.bot), n: seat + 1 });
   if (info.bot) return t("seat.bot", { level: botLabel(info.bot) });
   return info.name || t("seat.free");
 }
@@ -36,6 +36,32 @@ export function lineName(view, line, seats, names) {
 /** The seats around the table from the bottom seat, clockwise. */
 function around(players, bottom) {
   return Array.from({ length: players }, (_, i) => (bottom + i) % players);
+}
+
+/** Where the other seats sit, seen from the bottom seat (R5: play goes clockwise, so the next
+ * player is on the left): 2 players face each other; 3 take three sides; 4 put the partner
+ * opposite (R1) and the opponents left and right. */
+export function seatPositions(players, bottom) {
+  const others = around(players, bottom).slice(1);
+  const names = players === 2 ? ["top"] : players === 3 ? ["left", "right"] : ["left", "top", "right"];
+  return others.map((seat, i) => ({ seat, pos: names[i] }));
+}
+
+/** What the last turn touched, from its events: melds (line:number) with the cards it laid
+ * there, and its discard. */
+function lastMove(view, last) {
+  if (!last) return null;
+  const out = { seat: last.seat, melds: new Map(), discard: null };
+  const laid = (seat, number, cards) => {
+    const key = `${lineOf(view, seat)}:${number}`;
+    out.melds.set(key, [...(out.melds.get(key) || []), ...(cards || [])]);
+  };
+  for (const e of last.events || []) {
+    if (e.e === "opened" && e.meld) laid(e.seat, e.meld.number, e.meld.cards);
+    else if (e.e === "attached" && e.meld) laid(e.seat, e.meld.number, e.cards);
+    else if (e.e === "discarded") out.discard = e.card;
+  }
+  return out;
 }
 
 function lineOf(view, seat) {
@@ -73,13 +99,15 @@ export function meldCards(meld) {
 
 // ------------------------------------------------------------------------------------ parts
 
-function chip(state, seat, role) {
+function chip(state, seat, role, pos) {
   const { view, seats, names, away, hands } = state;
   const current = view.phase !== "over" && view.current === seat;
   const info = seats ? seats[seat] : null;
   const count = view.hand_sizes[seat];
   const classes = ["chip", role];
+  if (pos) classes.push(`at-${pos}`);
   if (current) classes.push("turn");
+  if (state.last && state.last.seat === seat && !current) classes.push("last-mover");
   if (info && info.connected === false && !info.bot) classes.push("offline");
   const backs = h(
     "div",
@@ -120,7 +148,9 @@ function chip(state, seat, role) {
       h("div", { class: "chip-note warn", dataset: { awaySeat: String(seat) } }, t("seat.away")),
     );
   }
-  return h("div", { class: classes.join(" "), dataset: { seat: String(seat) } }, body);
+  const attrs = { class: classes.join(" "), dataset: { seat: String(seat) } };
+  if (pos) attrs.dataset.pos = pos;
+  return h("div", attrs, body);
 }
 
 function meldView(meld, line, state, own) {
@@ -129,6 +159,10 @@ function meldView(meld, line, state, own) {
   if (burraco) classes.push("burraco", `burraco-${burraco}`);
   const target = own && state.hints && state.hints.attach && state.hints.attach.has(meld.number);
   if (target) classes.push("target");
+  // The last move's cards in this meld (opened or attached): lit, each card once.
+  const fresh = state.last ? state.last.melds.get(`${line}:${meld.number}`) : null;
+  if (fresh) classes.push("last-move");
+  const toLight = fresh ? [...fresh] : [];
   const cards = meldCards(meld).map((entry) => {
     const label = entry.stands
       ? t("meld.wild.stands", { card: cardName(entry.code), stands: cardName(entry.stands) })
@@ -137,6 +171,11 @@ function meldView(meld, line, state, own) {
     if (entry.wild) {
       el.classList.add("wild");
       if (entry.stands) el.title = label;
+    }
+    const at = toLight.indexOf(entry.code);
+    if (at >= 0) {
+      toLight.splice(at, 1);
+      el.classList.add("last-card");
     }
     return el;
   });
@@ -208,6 +247,8 @@ function centre(state) {
     h("span", { class: "badge stock-count", text: String(stockCount) }),
   );
   const pileCards = view.discard_pile.map((c) => cardEl(c));
+  const top = pileCards[pileCards.length - 1];
+  if (top && state.last && state.last.discard === view.discard_pile[view.discard_pile.length - 1]) top.classList.add("last-card");
   const pile = h("div", {
     class: `pile${canPick ? " target" : ""}${view.discard_pile.length ? "" : " empty"}`,
     dataset: { act: "pickup", drop: "discard", count: String(view.discard_pile.length) },
@@ -306,21 +347,26 @@ function actionBar(state) {
 export function renderFelt(state) {
   const { view } = state;
   const players = view.players;
-  const order = around(players, state.bottom);
+  state = { ...state, last: lastMove(view, state.last) };
   const myLine = lineOf(view, state.bottom);
-  const otherLine = view.lines.map((l) => l.line).find((l) => l !== myLine) ?? (myLine === 0 ? 1 : 0);
-  const chips = order.slice(1).map((seat) =>
-    chip(state, seat, lineOf(view, seat) === myLine ? "partner" : "opponent"),
+  // Three lines while three players each play on their own (R 3.5), else the other line.
+  const others = view.lines.map((l) => l.line).filter((l) => l !== myLine);
+  if (!others.length) others.push(myLine === 0 ? 1 : 0);
+  const chips = seatPositions(players, state.bottom).map(({ seat, pos }) =>
+    chip(state, seat, lineOf(view, seat) === myLine ? "partner" : "opponent", pos),
   );
   const me = chip(state, state.bottom, "me");
   const felt = h("div", { class: `felt players-${players}${state.myTurn ? " my-turn" : ""}` },
-    h("div", { class: "chips" }, chips),
-    // The lines' panels are as tall as their melds (no card is ever clipped); when they do not
-    // fit, this middle scrolls as a whole while the hand and the actions stay in view.
-    h("div", { class: "felt-middle" },
-      lineArea(state, otherLine, false),
-      centre(state),
-      lineArea(state, myLine, true),
+    // The board: the other seats around the middle (a grid: see app.css, "seats around").
+    h("div", { class: "board" },
+      chips,
+      // The lines' panels are as tall as their melds (no card is ever clipped); when they do not
+      // fit, this middle scrolls as a whole while the hand and the actions stay in view.
+      h("div", { class: "felt-middle" },
+        others.map((line) => lineArea(state, line, false)),
+        centre(state),
+        lineArea(state, myLine, true),
+      ),
     ),
     h("div", { class: "status-row" },
       me,

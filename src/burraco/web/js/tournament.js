@@ -8,6 +8,7 @@ import { Connection } from "./conn.js";
 import { h, replace } from "./dom.js";
 import { pageHeader } from "./header.js";
 import { has, language, t } from "./i18n.js";
+import { clockEach } from "./play.js";
 import { botLabel } from "./tableview.js";
 
 const SYSTEMS = ["danish", "round_robin", "mitchell", "knockout"];
@@ -212,7 +213,7 @@ export class TournamentListScreen {
       h("label", { class: "field" }, h("span", { text: t("tour.form.smazzate") }),
         h("select", { name: "smazzate" }, [1, 2, 3, 4].map((n) => h("option", { value: String(n), selected: n === f.smazzate, text: t("cfg.smazzate", { n }) })))),
       h("label", { class: "field" }, h("span", { text: t("create.clock") }),
-        h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === f.clock, text: c.round ? t("create.clock.minutes", { minutes: c.round / 60, seconds: c.hand }) : t("cfg.no_clock") })))),
+        h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c.key, selected: c.key === f.clock, text: c.round ? t("create.clock.minutes", { minutes: c.round / 60, each: clockEach(c.round, 2), seconds: c.hand }) : t("cfg.no_clock") })))),
       h("fieldset", {}, h("legend", { text: t("tour.form.absent") }),
         radio("absent", "bot", t("tour.absent.bot")),
         radio("absent", "forfeit", t("tour.absent.forfeit")),
