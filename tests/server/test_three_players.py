@@ -43,3 +43,8 @@ def test_a_person_with_two_server_bots_to_a_short_target(
     oracle = check_match(play_server, played, tmp_path)
     seats = {m["seat"] for m in oracle.events.values() if m["kind"] == "action"}
     assert seats == {0, 1, 2}
+    # The record names the bots as a person reads them, numbered by seat so that two bots at a
+    # 3-seat table are told apart (issue 15: "Bot Esperto" twice at one table).
+    with play_server.client(timeout=30) as http:
+        record = http.get(f"/api/tables/{played.table}/record").text
+    assert 'players = ["' in record and '"Bot Expert 2", "Bot Easy 3"]' in record, record[:400]
