@@ -4,6 +4,7 @@ manager's tables (``club``, ``club_models``).
 
 from .club import ClubStore, ClubTx
 from .migrate import Applied
+from .rating_store import HistoryPoint, LeaderRow, RatingChange, RatingRow, RatingStore
 from .store import (
     ActionRecord,
     ChatRecord,
@@ -37,9 +38,14 @@ __all__ = [
     "EntrantInfo",
     "EntrantTaken",
     "FinishedMatch",
+    "HistoryPoint",
+    "LeaderRow",
     "MatchInfo",
     "MigrationReport",
     "NameTaken",
+    "RatingChange",
+    "RatingRow",
+    "RatingStore",
     "RoundInfo",
     "RoundTableInfo",
     "SeatInfo",

@@ -1,0 +1,70 @@
+"""The schema of ratings (tables ``ratings``, ``rating_history``, ``rated_matches``; migration
+``0005_ratings``).
+
+A player's current rating per mode is one row, updated in the transaction that rates a match;
+each rated match adds one history row per person (the profile's chart, the monthly
+leaderboards); ``rated_matches`` makes rating a match idempotent (a server that resumes and
+finishes a match again does not rate it twice). Bots are not stored: their ratings are the fixed
+anchors of ``burraco.ratings``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .models import Base
+
+
+class PlayerRating(Base):
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(4), primary_key=True)
+    """``2p``, ``3p`` or ``4p`` (burraco.ratings.Mode)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    abandoned: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    # The leaderboard: a mode's players by rating.
+    __table_args__ = (Index("ix_ratings_mode_mu", "mode", "mu"),)
+
+
+class RatingEvent(Base):
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    mode: Mapped[str] = mapped_column(String(4))
+    table_id: Mapped[str] = mapped_column(String(16))
+    match_no: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mu: Mapped[float] = mapped_column(Float)
+    """The rating after the match."""
+    sigma: Mapped[float] = mapped_column(Float)
+    delta: Mapped[float] = mapped_column(Float)
+    """``mu`` after minus before (the penalty of an abandonment included)."""
+    result: Mapped[str] = mapped_column(String(10))
+    """``win``, ``loss``, ``draw``, ``abandoned`` (the leaver) or ``held`` (his partner)."""
+
+    __table_args__ = (
+        Index("ix_rating_history_user", "user_id", "mode", "at"),
+        Index("ix_rating_history_mode_at", "mode", "at"),
+    )
+
+
+class RatedMatch(Base):
+    __tablename__ = "rated_matches"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mode: Mapped[str] = mapped_column(String(4))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

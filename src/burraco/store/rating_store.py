@@ -1,0 +1,301 @@
+"""Ratings in the database: ``RatingStore(store)`` rates a finished match in one transaction
+(read the players' ratings, compute with ``burraco.ratings``, write the new ratings and the
+history) and answers the leaderboards and a player's ratings and history from indexed queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.exc import IntegrityError
+
+from burraco.ratings import (
+    PRESETS,
+    Entrant,
+    MatchOutcome,
+    Mode,
+    Rating,
+    RatingsError,
+    RatingSettings,
+    bot_rating,
+    rate,
+)
+from burraco.ratings.rate import is_provisional
+
+from . import models
+from . import rating_models as m
+from .store import Store, _aware
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    user_id: int
+    name: str
+    mode: Mode
+    rating: Rating
+    matches: int
+    wins: int
+    draws: int
+    abandoned: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    seat: int
+    key: str
+    before: Rating
+    after: Rating
+    result: str
+    """``win``, ``loss``, ``draw``, ``abandoned`` or ``held``; a bot's is its team's."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    at: datetime
+    mu: float
+    sigma: float
+    delta: float
+    result: str
+    table_id: str
+    match_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    user_id: int
+    name: str
+    rating: Rating
+    matches: int
+    delta: float | None
+    """The month's change (monthly boards), None on the overall board."""
+
+
+def _user_id(key: str) -> int | None:
+    kind, _, value = key.partition(":")
+    return int(value) if kind == "user" else None
+
+
+def _month_bounds(year: int, month: int) -> tuple[datetime, datetime]:
+    if not 1 <= month <= 12:
+        raise RatingsError(f"a month is 1 to 12, not {month}")
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+class RatingStore:
+    def __init__(self, store: Store, settings: RatingSettings = PRESETS["standard"]) -> None:
+        self.store = store
+        self.settings = settings
+
+    def new_rating(self) -> Rating:
+        return Rating(self.settings.mu, self.settings.sigma)
+
+    async def rate_match(
+        self,
+        *,
+        table_id: str,
+        match_no: int,
+        mode: Mode,
+        seats: Sequence[str],
+        outcome: MatchOutcome,
+        now: datetime,
+    ) -> list[RatingChange] | None:
+        """Rate a finished match; None when it was rated already. ``seats``: ``user:ID`` or
+        ``bot:LEVEL`` per seat. Raises RatingsError (and writes nothing) when it cannot be."""
+        for seat, key in enumerate(seats):
+            if _user_id(key) is None and bot_rating(mode, key.partition(":")[2]) is None:
+                raise RatingsError(f"seat {seat} ({key}) cannot be rated")
+        async with self.store.write() as session:
+            session.add(m.RatedMatch(table_id=table_id, match_no=match_no, mode=mode.value, at=now))
+            try:
+                await session.flush()
+            except IntegrityError:
+                await session.rollback()
+                return None
+            ids = [uid for uid in (_user_id(k) for k in seats) if uid is not None]
+            rows = {
+                row.user_id: row
+                for row in (
+                    await session.scalars(
+                        select(m.PlayerRating)
+                        .where(m.PlayerRating.mode == mode.value, m.PlayerRating.user_id.in_(ids))
+                        .with_for_update()
+                    )
+                ).all()
+            }
+
+            def current(key: str) -> Rating:
+                uid = _user_id(key)
+                if uid is None:
+                    anchor = bot_rating(mode, key.partition(":")[2])
+                    assert anchor is not None
+                    return anchor
+                row = rows.get(uid)
+                return self.new_rating() if row is None else Rating(row.mu, row.sigma)
+
+            teams = [
+                [
+                    Entrant(
+                        seats[s],
+                        current(seats[s]),
+                        fixed=_user_id(seats[s]) is None or s in outcome.held,
+                    )
+                    for s in team
+                ]
+                for team in outcome.teams
+            ]
+            penalised = {seats[s] for s in outcome.penalised if _user_id(seats[s]) is not None}
+            after = rate(self.settings, teams, outcome.ranks, penalised=penalised)
+            best = min(outcome.ranks)
+            shared = outcome.ranks.count(best) > 1
+            changes: list[RatingChange] = []
+            for team, place in zip(outcome.teams, outcome.ranks, strict=True):
+                for seat in team:
+                    key = seats[seat]
+                    if seat in outcome.penalised:
+                        result = "abandoned"
+                    elif seat in outcome.held:
+                        result = "held"
+                    elif place == best:
+                        result = "draw" if shared else "win"
+                    else:
+                        result = "loss"
+                    before = current(key)
+                    new = after.get(key, before)
+                    changes.append(RatingChange(seat, key, before, new, result))
+                    uid = _user_id(key)
+                    if uid is None:
+                        continue
+                    session.add(
+                        m.RatingEvent(
+                            user_id=uid,
+                            mode=mode.value,
+                            table_id=table_id,
+                            match_no=match_no,
+                            at=now,
+                            mu=new.mu,
+                            sigma=new.sigma,
+                            delta=new.mu - before.mu,
+                            result=result,
+                        )
+                    )
+                    if result == "held":
+                        continue
+                    row = rows.get(uid)
+                    if row is None:
+                        row = m.PlayerRating(
+                            user_id=uid, mode=mode.value, matches=0, wins=0, draws=0, abandoned=0
+                        )
+                        session.add(row)
+                        rows[uid] = row
+                    row.mu, row.sigma, row.updated_at = new.mu, new.sigma, now
+                    row.matches += 1
+                    row.wins += result == "win"
+                    row.draws += result == "draw"
+                    row.abandoned += result == "abandoned"
+        return sorted(changes, key=lambda c: c.seat)
+
+    def _row(self, rating: m.PlayerRating, name: str) -> RatingRow:
+        value = Rating(rating.mu, rating.sigma)
+        return RatingRow(
+            rating.user_id,
+            name,
+            Mode(rating.mode),
+            value,
+            rating.matches,
+            rating.wins,
+            rating.draws,
+            rating.abandoned,
+            is_provisional(self.settings, value),
+        )
+
+    async def ratings_of(self, user_id: int) -> list[RatingRow]:
+        """The player's rating in every mode he has played rated."""
+        async with self.store.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(m.PlayerRating, models.User.name)
+                    .join(models.User, models.User.id == m.PlayerRating.user_id)
+                    .where(m.PlayerRating.user_id == user_id)
+                    .order_by(m.PlayerRating.mode)
+                )
+            ).all()
+        return [self._row(rating, name) for rating, name in rows]
+
+    async def history(self, user_id: int, mode: Mode, *, limit: int = 500) -> list[HistoryPoint]:
+        """The player's rated matches in ``mode``, oldest first (the last ``limit``)."""
+        async with self.store.sessions() as session:
+            rows = (
+                await session.scalars(
+                    select(m.RatingEvent)
+                    .where(m.RatingEvent.user_id == user_id, m.RatingEvent.mode == mode.value)
+                    .order_by(m.RatingEvent.at.desc(), m.RatingEvent.id.desc())
+                    .limit(limit)
+                )
+            ).all()
+        return [
+            HistoryPoint(_aware(r.at), r.mu, r.sigma, r.delta, r.result, r.table_id, r.match_no)
+            for r in reversed(rows)
+        ]
+
+    async def leaderboard(
+        self,
+        mode: Mode,
+        *,
+        provisional: bool = False,
+        month: tuple[int, int] | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[LeaderRow]:
+        """A mode's players by rating, established ones (or, ``provisional``, the others)
+        apart. ``month`` (year, month): the players who played rated in that month, by their
+        rating at its end, with the month's change."""
+        cut = self.settings.provisional_sigma
+        async with self.store.sessions() as session:
+            if month is None:
+                r = m.PlayerRating
+                query = (
+                    select(r.user_id, models.User.name, r.mu, r.sigma, r.matches)
+                    .join(models.User, models.User.id == r.user_id)
+                    .where(r.mode == mode.value, r.sigma > cut if provisional else r.sigma <= cut)
+                    .order_by(r.mu.desc(), r.user_id)
+                    .limit(limit)
+                    .offset(offset)
+                )
+                return [
+                    LeaderRow(uid, name, Rating(mu, sigma), matches, None)
+                    for uid, name, mu, sigma, matches in (await session.execute(query)).all()
+                ]
+            start, end = _month_bounds(*month)
+            h = m.RatingEvent
+            played = (
+                select(
+                    h.user_id.label("uid"),
+                    func.max(h.id).label("last"),
+                    func.sum(h.delta).label("delta"),
+                    func.count().label("n"),
+                )
+                .where(h.mode == mode.value, h.at >= start, h.at < end)
+                .group_by(h.user_id)
+                .subquery()
+            )
+            query = (
+                select(h.user_id, models.User.name, h.mu, h.sigma, played.c.n, played.c.delta)
+                .join(played, and_(h.id == played.c.last))
+                .join(models.User, models.User.id == h.user_id)
+                .where(h.sigma > cut if provisional else h.sigma <= cut)
+                .order_by(h.mu.desc(), h.user_id)
+                .limit(limit)
+                .offset(offset)
+            )
+            found: list[Any] = list((await session.execute(query)).all())
+            return [
+                LeaderRow(row[0], row[1], Rating(row[2], row[3]), int(row[4]), float(row[5]))
+                for row in found
+            ]
