@@ -76,6 +76,9 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict"
     LATE = "late"
     MAIL_FAILED = "mail_failed"
+
+    NO_SUCH_PLAYER = "no_such_player"
+    GUEST_NOT_RATED = "guest_not_rated"
     # The server itself.
     NO_SUCH_ROUTE = "no_such_route"
     METHOD_NOT_ALLOWED = "method_not_allowed"

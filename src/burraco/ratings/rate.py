@@ -13,7 +13,12 @@ from .value import Rating
 
 
 class RatingsError(ValueError):
-    """A match that cannot be rated as given (says what is wrong)."""
+    """A match that cannot be rated as given: ``code`` names the case (``guest``,
+    ``outside_bot``, ``bad_match``), the message says it in words."""
+
+    def __init__(self, message: str, *, code: str = "bad_match") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,8 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.CONFLICT: _CONFLICT,
         C.LATE: _CONFLICT,
         C.MAIL_FAILED: 502,
+        C.NO_SUCH_PLAYER: 404,
+        C.GUEST_NOT_RATED: 403,
         C.NO_SUCH_ROUTE: 404,
         C.METHOD_NOT_ALLOWED: 405,
         C.SERVER_ERROR: 500,

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from burraco.store import Store, UserInfo
+from burraco.store import RatingStore, Store, UserInfo
 
 from .botrunner import BotRunner
 from .config import ServerConfig
@@ -34,6 +34,7 @@ class Hub:
     def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
         self.config = config
         self.store = store
+        self.ratings = RatingStore(store)
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()

@@ -13,7 +13,7 @@ at the end the tournaments' pushes (to watchers and to players).
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from burraco.errors import ServiceError
 from burraco.store import UserInfo
@@ -417,12 +417,59 @@ def match_result(
     return result
 
 
+class RatingChangeJson(TypedDict):
+    seat: int
+    before: int
+    after: int
+    delta: int
+    sigma: int
+    result: str
+    """``win``, ``loss``, ``draw``, ``abandoned`` or ``held`` (the partner of a leaver)."""
+
+
+class RatingNews(TypedDict):
+    """What a rated match did to the ratings: ``changes`` per seat (bots' stay fixed), or
+    ``unrated`` naming why it could not be rated."""
+
+    changes: NotRequired[list[RatingChangeJson]]
+    unrated: NotRequired[str]
+
+
+def rating_change(
+    seat: int, before: float, after: float, sigma: float, result: str
+) -> RatingChangeJson:
+    return {
+        "seat": seat,
+        "before": round(before),
+        "after": round(after),
+        "delta": round(after) - round(before),
+        "sigma": round(sigma),
+        "result": result,
+    }
+
+
+def rating_news(
+    changes: list[RatingChangeJson] | None, *, unrated: str | None = None
+) -> RatingNews:
+    news: RatingNews = {}
+    if changes is not None:
+        news["changes"] = changes
+    if unrated is not None:
+        news["unrated"] = unrated
+    return news
+
+
 class MatchEnd(MatchResult):
     kind: Literal["match_end"]
+    rating: NotRequired[RatingNews]
+    """At a rated table (issue 16)."""
 
 
-def match_end(result: MatchResult) -> MatchEnd:
-    return {"kind": "match_end", **result}
+def match_end(result: MatchResult, rating: RatingNews | None = None) -> MatchEnd:
+    body = cast(MatchEnd, {"kind": "match_end", **result})
+    if rating is not None:
+        body["rating"] = rating
+    return body
 
 
 class Timeout(TypedDict):

@@ -9,6 +9,7 @@ from burraco.engine import Rules, find_rules
 from burraco.engine.clock import TimeControl
 from burraco.engine.errors import RulesError
 from burraco.engine.rules import coerce_option, option_to_toml
+from burraco.ratings import PRESETS, unrated_reason
 
 TABLE_TARGET: Final = (100, 10005)
 """The target scores a table on this server may play to (docs/protocol.md)."""
@@ -45,6 +46,10 @@ class TableConfig:
     """The away deadline (None: the server's ``disconnect_grace``)."""
     lesson: bool = False
     """The guided first game (lesson.py): its fixed teaching deal, the learner first."""
+    rated: bool = False
+    """The match counts for the players' ratings (issue 16; docs/ratings.md): chosen when the
+    table is created, only for a match to a target or of at least 3 smazzate (a tournament's
+    always); guests cannot sit at it; leaving it past the away deadline loses it."""
 
     def ruleset(self) -> Rules:
         overrides = {k: coerce_option(k, v) for k, v in self.options.items()}
@@ -75,7 +80,7 @@ class TableConfig:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("tournament", "absent", "absent_seconds", "lesson"):  # when not the default
+        for name in ("tournament", "absent", "absent_seconds", "lesson", "rated"):  # if default
             if data[name] == TableConfig.__dataclass_fields__[name].default:
                 del data[name]
         data["options"] = {
@@ -104,4 +109,19 @@ class TableConfig:
             raise RulesError("sheet_seconds must be between 0 and 300 seconds")
         rules = self.ruleset()
         self.time_control()
+        if self.rated and self.lesson:
+            raise RulesError("a lesson is never rated")
+        if self.rated and self.tournament is None:
+            short = unrated_reason(
+                PRESETS["standard"],
+                target=rules.target_score,
+                smazzate=rules.smazzate,
+                tournament=False,
+                seats=(),
+            )
+            if short is not None:
+                least = PRESETS["standard"].min_smazzate
+                raise RulesError(
+                    f"a rated match plays to a target score or at least {least} smazzate"
+                )
         return rules

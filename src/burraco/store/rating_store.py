@@ -110,15 +110,24 @@ class RatingStore:
         ``bot:LEVEL`` per seat. Raises RatingsError (and writes nothing) when it cannot be."""
         for seat, key in enumerate(seats):
             if _user_id(key) is None and bot_rating(mode, key.partition(":")[2]) is None:
-                raise RatingsError(f"seat {seat} ({key}) cannot be rated")
+                raise RatingsError(f"seat {seat} ({key}) cannot be rated", code="outside_bot")
         async with self.store.write() as session:
+            ids = [uid for uid in (_user_id(k) for k in seats) if uid is not None]
+            guests = (
+                await session.scalars(
+                    select(models.User.name).where(
+                        models.User.id.in_(ids), models.User.is_guest.is_(True)
+                    )
+                )
+            ).all()
+            if guests:
+                raise RatingsError(f"guests are never rated: {', '.join(guests)}", code="guest")
             session.add(m.RatedMatch(table_id=table_id, match_no=match_no, mode=mode.value, at=now))
             try:
                 await session.flush()
             except IntegrityError:
                 await session.rollback()
                 return None
-            ids = [uid for uid in (_user_id(k) for k in seats) if uid is not None]
             rows = {
                 row.user_id: row
                 for row in (

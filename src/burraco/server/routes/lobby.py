@@ -35,6 +35,9 @@ class NewTable(BaseModel):
     sheet_seconds: float = Field(
         30.0, description="Longest wait for the seated people to close the score sheet"
     )
+    rated: bool = Field(
+        False, description="Counts for the ratings: a target or at least 3 smazzate, no guests"
+    )
     seat: int | None = Field(0, description="Sit here at once (None: create without sitting)")
     bots: dict[int, str] = Field(
         default_factory=dict, description="Seats to fill with bots at once: seat -> level"
@@ -73,7 +76,13 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
         public=body.public,
         between_smazzate=body.between_smazzate,
         sheet_seconds=body.sheet_seconds,
+        rated=body.rated,
     )
+    if body.rated and user.is_guest:
+        raise TableError(
+            ErrorCode.GUEST_NOT_RATED,
+            "a rated table is for registered players: guests are never rated",
+        )
     if body.seat is not None and not 0 <= body.seat < body.players:
         raise TableError(ErrorCode.NO_SUCH_SEAT, f"there is no seat {body.seat}")
     for seat, level in body.bots.items():

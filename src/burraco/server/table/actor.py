@@ -23,6 +23,7 @@ from .bots import BotsMixin
 from .finish import FinishMixin
 from .history import CHAT_MEMORY, EVENT_MEMORY, HistoryMixin
 from .play import PlayMixin
+from .rating import RatingMixin
 from .recovery import RecoveryMixin
 from .seats import SeatsMixin, SeatState
 from .status import TableStatus
@@ -41,7 +42,14 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 
 
 class TableActor(
-    SeatsMixin, PlayMixin, BotsMixin, TimersMixin, RecoveryMixin, FinishMixin, HistoryMixin
+    SeatsMixin,
+    PlayMixin,
+    BotsMixin,
+    TimersMixin,
+    RecoveryMixin,
+    FinishMixin,
+    RatingMixin,
+    HistoryMixin,
 ):
     def __init__(self, hub: Hub, info: TableInfo) -> None:
         self.hub = hub
@@ -74,6 +82,7 @@ class TableActor(
         self._presence_told = {}
         self.sheet_readers = set()
         self._sheet_since = 0.0
+        self.abandoned = None
         self._bot_pending = None
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()

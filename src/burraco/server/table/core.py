@@ -81,6 +81,8 @@ class TableCore:
     yet; the next deal waits for them (at most ``config.sheet_seconds``, play.py)."""
     _sheet_since: float
     """When the last smazzata ended (``time.time()``)."""
+    abandoned: int | None
+    """At a rated table, the seat whose player stayed away past his deadline (rating.py)."""
     _presence_told: dict[int, bool]
     """Per seat, whether the table was last told it is away (``seats.py``, presence news)."""
     _view_json: ViewJson
@@ -176,6 +178,10 @@ class TableCore:
         def _arm_eviction(self) -> None: ...
         def _arm_unjoined(self) -> None: ...
         def _leave_memory(self) -> None: ...
+
+        # rating.py
+        def _note_abandoned(self, seat: int) -> None: ...
+        async def _rate(self, result: messages.MatchResult) -> messages.RatingNews | None: ...
 
         # finish.py
         async def _finish(

@@ -54,7 +54,8 @@ class FinishMixin(TableCore):
                 vp=result.get("vp"),
             )
         await self.hub.store.set_status(self.id, TableStatus.FINISHED)
-        self._publish(messages.match_end(result))
+        rating = await self._rate(result)
+        self._publish(messages.match_end(result, rating))
         self.hub.bots.forget_table(self.id)
         self.hub.table_finished(cast("TableActor", self), cast(dict[str, Any], result))
         self._arm_eviction()

@@ -169,6 +169,10 @@ class SeatsMixin(TableCore):
             raise TableError("already_seated", "you already have a seat at this table")
         if not self.seats[seat].free:
             raise TableError("seat_taken", f"seat {seat} is taken")
+        if self.config.rated and user.is_guest:
+            raise TableError(
+                "guest_not_rated", "a rated table is for registered players: guests are never rated"
+            )
         await self.hub.store.set_seat(self.id, seat, user_id=user.id, bot=None)
         self.seats[seat] = SeatState(user.id, user.name, None)
         for conn in [c for c in self.watchers if c.user.id == user.id]:

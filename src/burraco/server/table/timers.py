@@ -145,6 +145,7 @@ class TimersMixin(TableCore):
         holder = self.seats[seat]
         if holder.away_since is None or holder.connections != 0:
             return
+        self._note_abandoned(seat)
         if self.config.absent == "forfeit":
             await self._forfeit(seat)
             return

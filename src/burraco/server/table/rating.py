@@ -1,0 +1,65 @@
+"""Rating a finished match (issue 16): the table's seats as rating keys, the outcome by
+``burraco.ratings``, the update in the store; the changes go out with ``match_end``."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import UTC, datetime
+
+from burraco.ratings import Mode, RatingsError, outcome_of
+
+from .. import messages
+from .core import TableCore
+
+log = logging.getLogger("burraco.table")
+
+
+class RatingMixin(TableCore):
+    def _note_abandoned(self, seat: int) -> None:
+        """``seat``'s player stayed away past his deadline at a rated table: he abandoned it
+        (the first to do so is the one who loses it, issue 16)."""
+        if self.config.rated and self.abandoned is None:
+            self.abandoned = seat
+
+    async def _rate(self, result: messages.MatchResult) -> messages.RatingNews | None:
+        """Rate the match if the table is rated; what changed, or why it was not rated."""
+        if not self.config.rated or self.match is None:
+            return None
+        mode = Mode.for_players(len(self.seats))
+        keys: list[str] = []
+        for holder in self.seats:
+            if holder.user_id is not None:
+                keys.append(f"user:{holder.user_id}")
+            elif holder.bot is not None:
+                keys.append(f"bot:{holder.bot}")
+            else:
+                return messages.rating_news(None, unrated="empty_seat")
+        if result["ended"] == "forfeit" and result["winner"] is None:
+            return messages.rating_news(None, unrated="no_contest")  # nobody came: no result
+        leaver = self.abandoned
+        try:
+            outcome = outcome_of(
+                mode, totals=list(self.match.totals), winner=result["winner"], leaver=leaver
+            )
+            changes = await self.hub.ratings.rate_match(
+                table_id=self.id,
+                match_no=self.match_no,
+                mode=mode,
+                seats=keys,
+                outcome=outcome,
+                now=datetime.fromtimestamp(time.time(), UTC),
+            )
+        except RatingsError as error:
+            # A named condition (a guest at a tournament table, an outside program): the match
+            # stands and is simply not rated; say so to the players and in the log.
+            log.warning("table %s match %s not rated: %s", self.id, self.match_no, error)
+            return messages.rating_news(None, unrated=error.code)
+        if changes is None:
+            return None  # rated already (a resumed table finishing again)
+        return messages.rating_news(
+            [
+                messages.rating_change(c.seat, c.before.mu, c.after.mu, c.after.sigma, c.result)
+                for c in changes
+            ]
+        )
