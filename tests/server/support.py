@@ -340,6 +340,7 @@ async def open_table(
     bots: dict[int, str],
     late_sitter: bool = False,
     think: float = 0,
+    registered: bool = False,
     **table: Any,
 ) -> Played:
     """A table whose seat 0 is a registered user who creates it, whose other seats are guests
@@ -356,8 +357,8 @@ async def open_table(
         spectator = await joined(TableClient(server, await api.guest(), table_id))
         humans = [seat for seat in range(1, players) if seat not in bots]
         users: dict[int, User] = {0: creator}
-        for seat in humans:
-            users[seat] = await api.guest()
+        for seat in humans:  # guests, or registered people (a rated table takes no guest)
+            users[seat] = await api.register(unique_name("p")) if registered else await api.guest()
         clients = {
             seat: TableClient(server, user, table_id, seed=1000 * seat + 7, think=think)
             for seat, user in users.items()

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import copy
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import jsonschema
 
+from burraco.ratings import Mode, outcome_of
 from burraco.server.connection import Connection
 from burraco.server.ratelimit import RateLimiter
 from burraco.server.table import commands
@@ -242,6 +244,32 @@ async def _tournaments(c: Checker) -> None:
     await c.call("POST", f"{path}/confirm", 200, headers=mate)
 
 
+async def _ratings(c: Checker) -> None:
+    # Anna (registered in _accounts) has one rated match against the expert bot.
+    anna = await c.app.hub.store.user_by_name("Anna")
+    assert anna is not None
+    await c.app.hub.ratings.rate_match(
+        table_id="schema",
+        match_no=1,
+        mode=Mode.TWO,
+        seats=[f"user:{anna.id}", "bot:heuristic"],
+        outcome=outcome_of(Mode.TWO, totals=[2005, 300], winner=0),
+        now=datetime.now(UTC),
+    )
+    board = await c.call("GET", "/api/ratings/2p?provisional=true", 200)
+    assert [p["name"] for p in board["players"]] == ["Anna"]
+    month = datetime.now(UTC).strftime("%Y-%m")
+    await c.call("GET", f"/api/ratings/2p?provisional=true&month={month}", 200)
+    await c.call("GET", "/api/ratings/4p", 200)
+    await c.call("GET", "/api/ratings/5p", 422, code="bad_request")
+    await c.call("GET", "/api/ratings/2p?month=2026-13", 422, code="bad_request")
+    profile = await c.call("GET", "/api/players/Anna", 200)
+    assert [r["mode"] for r in profile["ratings"]] == ["2p"]
+    await c.call("GET", "/api/players/Nobody", 404, code="no_such_player")
+    _, guest = await _guest(c)
+    await c.call("GET", f"/api/players/{guest['name']}", 403, code="guest_not_rated")
+
+
 def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
     async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
         async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
@@ -252,6 +280,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _history(checker, table)
             await _server(checker)
             await _tournaments(checker)
+            await _ratings(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
             return checker.seen, everything
 

@@ -23,6 +23,7 @@ EXTRAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("argon2-cffi", "argon2"),
         ("orjson", "orjson"),
         ("confusable-homoglyphs", "confusable_homoglyphs"),
+        ("openskill", "openskill"),
     ),
     "charts": (("matplotlib", "matplotlib"),),
     "postgres": (("asyncpg", "asyncpg"),),

@@ -22,7 +22,7 @@ from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
 from .ratelimit import FailureDelay, RateLimiter
-from .routes import accounts, history, info, lessons, lobby, pages, rulesets, ws
+from .routes import accounts, history, info, lessons, lobby, pages, ratings, rulesets, ws
 from .routes import club as club_routes
 from .routes import tournaments as tournament_routes
 from .routes.models import describe_invalid_requests
@@ -55,7 +55,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.login_failures = FailureDelay()
     errors.install(app)
     app.add_middleware(SecurityHeaders)
-    for area in (accounts, lobby, lessons, history, info, rulesets, ws):
+    for area in (accounts, lobby, lessons, history, info, ratings, rulesets, ws):
         area.install(app)
     club_routes.install(app)  # /api/club/... (before the static files mounted at /)
     tournament_routes.install(app)  # /api/tournaments/...

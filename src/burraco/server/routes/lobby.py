@@ -77,6 +77,10 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
         between_smazzate=body.between_smazzate,
         sheet_seconds=body.sheet_seconds,
         rated=body.rated,
+        # Leaving a rated match past the away deadline loses it (issue 16): the line forfeits
+        # with T14's technical score. With 3 players a bot takes the seat (there is no line to
+        # forfeit for) and the leaver is still rated last.
+        absent="forfeit" if body.rated and body.players != 3 else "bot",
     )
     if body.rated and user.is_guest:
         raise TableError(

@@ -168,3 +168,51 @@ def answers(
 
 def user_out(user: UserInfo) -> UserOut:
     return UserOut(id=user.id, name=user.name, guest=user.is_guest)
+
+
+class LeaderOut(BaseModel):
+    rank: int
+    name: str
+    rating: int
+    sigma: int = Field(description="The rating's uncertainty")
+    matches: int = Field(description="Rated matches (in the month, on a monthly board)")
+    delta: int | None = Field(description="The month's change (null on the overall board)")
+
+
+class BotRatingOut(BaseModel):
+    level: str = Field(description="A bot level of /api/info; its rating is a fixed anchor")
+    rating: int
+
+
+class LeaderboardOut(BaseModel):
+    mode: Literal["2p", "3p", "4p"]
+    month: str | None = Field(description="YYYY-MM, or null: the overall board")
+    provisional: bool = Field(description="The provisional players' board (listed apart)")
+    players: list[LeaderOut]
+    bots: list[BotRatingOut]
+
+
+class RatingOut(BaseModel):
+    mode: Literal["2p", "3p", "4p"]
+    rating: int
+    sigma: int
+    provisional: bool
+    matches: int
+    wins: int
+    draws: int
+    abandoned: int = Field(description="Rated matches the player abandoned (issue 16)")
+
+
+class RatingPointOut(BaseModel):
+    at: str
+    rating: int = Field(description="After the match")
+    delta: int
+    result: Literal["win", "loss", "draw", "abandoned", "held"]
+    table: str
+    match: int
+
+
+class PlayerRatingsOut(BaseModel):
+    name: str
+    ratings: list[RatingOut] = Field(description="One per mode played rated")
+    history: dict[str, list[RatingPointOut]] = Field(description="Per mode, oldest first")

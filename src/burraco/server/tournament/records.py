@@ -74,6 +74,7 @@ def table_config(settings: TournamentSettings, tournament: str) -> TableConfig:
         public=False,
         between_smazzate=settings.between_smazzate,
         tournament=tournament,
+        rated=True,  # tournament matches count for the ratings (docs/ratings.md)
         absent=settings.absent,
         absent_seconds=settings.absent_seconds,
     )

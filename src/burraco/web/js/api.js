@@ -59,6 +59,14 @@ export const api = {
   rematch: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`),
   matches: (mine) => call("GET", `/api/matches${mine ? "?mine=true" : ""}`),
   invitations: () => call("GET", "/api/tournaments/invitations"),
+  leaderboard: (mode, { month = null, provisional = false } = {}) => {
+    const query = new URLSearchParams();
+    if (month) query.set("month", month);
+    if (provisional) query.set("provisional", "true");
+    const tail = query.toString();
+    return call("GET", `/api/ratings/${encodeURIComponent(mode)}${tail ? `?${tail}` : ""}`);
+  },
+  player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
   replay: (id, match) =>
     call("GET", `/api/tables/${encodeURIComponent(id)}/replay?match=${Number(match) || 1}`),
 };

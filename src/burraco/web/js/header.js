@@ -27,6 +27,7 @@ export function pageHeader(ctx, { title = "", titleClass = "tour-title", extra =
     h("span", { class: "spacer" }),
     ...extra,
     user ? h("span", { class: "user-name", dataset: { header: "user" }, text: user.guest ? t("lobby.guest_as", { name: user.name }) : user.name }) : null,
+    link(ctx, "/?ratings=2p", t("ratings.title"), "ratings"),
     link(ctx, "/", t("header.lobby"), "lobby"),
     user ? h("button", { type: "button", class: "btn ghost small", dataset: { header: "logout" }, onclick: () => ctx.logout() }, t("auth.logout")) : null,
     h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => ctx.toggleLanguage() }, t("lang.switch")),

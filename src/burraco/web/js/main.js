@@ -1,7 +1,8 @@
 // Start-up and navigation: / (lobby, or signing in), /?table=ID (a table: play, wait, or watch),
 // /?replay=ID&match=N (the replay of a finished match), /?club[=ID] (the club manager),
 // /?timer=EVENING (a club evening's room timer, no login needed), /?tournaments and
-// /?tournament=ID (online tournaments), /?rules[=PRESET] (how to play; no login needed).
+// /?tournament=ID (online tournaments), /?rules[=PRESET] (how to play; no login needed),
+// /?ratings=MODE[&month=YYYY-MM] (leaderboards) and /?player=NAME (a profile; both public).
 
 import { api } from "./api.js";
 import { ClubListScreen, ClubScreen } from "./club.js";
@@ -11,6 +12,7 @@ import { AuthScreen, LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./play.js";
 import { registerWorker } from "./pwa.js";
 import { ReplayScreen } from "./replay.js";
+import { LeaderboardScreen, ProfileScreen } from "./ratingspage.js";
 import { RulesScreen } from "./rulespage.js";
 import { applySettings } from "./settings.js";
 import { TournamentListScreen, TournamentScreen } from "./tournament.js";
@@ -59,6 +61,14 @@ async function route() {
   }
   if (params.get("rules") !== null) {
     show(new RulesScreen(app, ctx, params.get("rules")));
+    return;
+  }
+  if (params.get("ratings") !== null) {
+    show(new LeaderboardScreen(app, ctx, params.get("ratings"), params.get("month")));
+    return;
+  }
+  if (params.get("player")) {
+    show(new ProfileScreen(app, ctx, params.get("player")));
     return;
   }
   const timerId = params.get("timer");

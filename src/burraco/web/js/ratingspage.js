@@ -1,0 +1,224 @@
+// Ratings (docs/ratings.md): the leaderboards, /?ratings=MODE[&month=YYYY-MM], and a player's
+// profile, /?player=NAME, with his rating per mode, its chart and his last rated matches. Both
+// are public (no login needed), as a chess site's are.
+
+import { api } from "./api.js";
+import { h, replace, svg } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { pageHeader } from "./header.js";
+import { botLabel } from "./tableview.js";
+
+const MODES = ["2p", "4p", "3p"];
+
+function thisMonth() {
+  return new Date().toISOString().slice(0, 7);
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function playerLink(ctx, name) {
+  const href = `/?player=${encodeURIComponent(name)}`;
+  return h("a", { href, onclick: (ev) => { ev.preventDefault(); ctx.navigate(href); }, text: name });
+}
+
+function errorText(error) {
+  const code = error && error.code ? error.code : "generic";
+  return t(`err.${code}`) === `err.${code}` ? t("err.generic") : t(`err.${code}`);
+}
+
+export class LeaderboardScreen {
+  constructor(app, ctx, mode, month) {
+    this.app = app;
+    this.ctx = ctx;
+    this.mode = MODES.includes(mode) ? mode : "2p";
+    this.month = month || null;
+    this.boards = null;
+    this.error = "";
+  }
+
+  mount() {
+    this.root = h("div", { class: "screen ratings-screen" });
+    replace(this.app, this.root);
+    this.render();
+    this.load();
+  }
+
+  destroy() {
+    this.gone = true;
+  }
+
+  async load() {
+    const wanted = `${this.mode}|${this.month}`;
+    try {
+      const [main, provisional] = await Promise.all([
+        api.leaderboard(this.mode, { month: this.month }),
+        api.leaderboard(this.mode, { month: this.month, provisional: true }),
+      ]);
+      if (this.gone || wanted !== `${this.mode}|${this.month}`) return;
+      this.boards = { main, provisional };
+      this.error = "";
+    } catch (error) {
+      this.error = errorText(error);
+    }
+    this.render();
+  }
+
+  go(mode, month) {
+    this.mode = mode;
+    this.month = month;
+    const query = new URLSearchParams({ ratings: mode });
+    if (month) query.set("month", month);
+    history.replaceState(null, "", `/?${query}`);
+    this.boards = null;
+    this.render();
+    this.load();
+  }
+
+  table(players, monthly) {
+    if (!players.length) return h("p", { class: "muted", text: t(monthly ? "ratings.empty_month" : "ratings.empty") });
+    return h("table", { class: "sheet ratings-table" },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col", text: "#" }),
+        h("th", { scope: "col", text: t("ratings.player") }),
+        h("th", { scope: "col", text: t("ratings.rating") }),
+        h("th", { scope: "col", text: t(monthly ? "ratings.month_matches" : "ratings.matches") }),
+        monthly ? h("th", { scope: "col", text: t("ratings.month_delta") }) : null,
+      )),
+      h("tbody", {}, players.map((p) => h("tr", { dataset: { player: p.name } },
+        h("td", { text: String(p.rank) }),
+        h("th", { scope: "row" }, playerLink(this.ctx, p.name)),
+        h("td", { title: t("ratings.sigma", { n: p.sigma }), text: String(p.rating) }),
+        h("td", { text: String(p.matches) }),
+        monthly ? h("td", { text: signed(p.delta ?? 0) }) : null,
+      ))),
+    );
+  }
+
+  render() {
+    const monthly = Boolean(this.month);
+    const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": t("ratings.modes") },
+      MODES.map((mode) => h("button", {
+        type: "button", role: "tab", class: mode === this.mode ? "active" : "", "aria-selected": String(mode === this.mode),
+        dataset: { mode }, onclick: () => this.go(mode, this.month), text: t(`ratings.mode.${mode}`),
+      })));
+    const period = h("div", { class: "tabs period", role: "tablist", "aria-label": t("ratings.period") },
+      h("button", { type: "button", role: "tab", class: monthly ? "" : "active", "aria-selected": String(!monthly), dataset: { period: "all" }, onclick: () => this.go(this.mode, null), text: t("ratings.all_time") }),
+      h("button", { type: "button", role: "tab", class: monthly ? "active" : "", "aria-selected": String(monthly), dataset: { period: "month" }, onclick: () => this.go(this.mode, thisMonth()), text: t("ratings.this_month") }),
+    );
+    const b = this.boards;
+    replace(this.root,
+      pageHeader(this.ctx, { title: t("ratings.title") }),
+      h("main", { class: "ratings-page" },
+        h("h1", { text: t("ratings.title") }),
+        tabs, period,
+        this.error ? h("p", { class: "notice error", role: "alert", text: this.error }) : null,
+        b ? h("section", { class: "board", dataset: { board: "main" } },
+          h("h2", { text: monthly ? t("ratings.month_title", { month: this.month }) : t("ratings.established") }),
+          this.table(b.main.players, monthly)) : h("p", { class: "muted", text: t("ratings.loading") }),
+        b ? h("section", { class: "board", dataset: { board: "provisional" } },
+          h("h2", { text: t("ratings.provisional") }),
+          h("p", { class: "muted", text: t("ratings.provisional_note") }),
+          this.table(b.provisional.players, monthly)) : null,
+        b ? h("section", { class: "board bots", dataset: { board: "bots" } },
+          h("h2", { text: t("ratings.bots") }),
+          h("p", { class: "muted", text: t("ratings.bots_note") }),
+          h("ul", {}, b.main.bots.map((bot) => h("li", { dataset: { bot: bot.level } },
+            t("ratings.bot", { name: t("seat.bot", { level: botLabel(bot.level) }), rating: bot.rating }))))) : null,
+      ),
+    );
+  }
+}
+
+/** The rating history as a line: x the matches in order, y the rating (an inline SVG: a few
+ * dozen points need no chart library). */
+function chart(points, label) {
+  const width = 560;
+  const height = 160;
+  const pad = 28;
+  const ratings = points.map((p) => p.rating);
+  const low = Math.min(...ratings) - 20;
+  const high = Math.max(...ratings) + 20;
+  const x = (i) => pad + (points.length === 1 ? 0 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (r) => height - pad - ((r - low) * (height - 2 * pad)) / Math.max(1, high - low);
+  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+  return svg("svg", { class: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label },
+    svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
+    svg("text", { x: 2, y: y(high - 20) + 4, class: "tick" }, String(Math.round(high - 20))),
+    svg("text", { x: 2, y: y(low + 20) + 4, class: "tick" }, String(Math.round(low + 20))),
+    svg("polyline", { points: line, class: "rating-line" }),
+    ...points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: `dot ${p.result}` })),
+  );
+}
+
+export class ProfileScreen {
+  constructor(app, ctx, name) {
+    this.app = app;
+    this.ctx = ctx;
+    this.name = name;
+    this.data = null;
+    this.error = "";
+  }
+
+  mount() {
+    this.root = h("div", { class: "screen ratings-screen profile-screen" });
+    replace(this.app, this.root);
+    this.render();
+    this.load();
+  }
+
+  destroy() {
+    this.gone = true;
+  }
+
+  async load() {
+    try {
+      this.data = await api.player(this.name);
+    } catch (error) {
+      this.error = errorText(error);
+    }
+    if (!this.gone) this.render();
+  }
+
+  modeCard(rating) {
+    const points = (this.data.history[rating.mode] || []);
+    const last = points.slice(-10).reverse();
+    const date = (iso) => new Date(iso).toLocaleDateString(language() === "it" ? "it-IT" : "en-GB");
+    return h("section", { class: "mode-card", dataset: { mode: rating.mode } },
+      h("h2", { text: t(`ratings.mode.${rating.mode}`) }),
+      h("p", { class: "big-rating" },
+        h("strong", { text: String(rating.rating) }),
+        h("span", { class: "muted", text: ` ±${rating.sigma}` }),
+        rating.provisional ? h("span", { class: "badge-provisional", text: t("ratings.provisional_badge") }) : null),
+      h("p", { class: "muted", text: t("ratings.record", { matches: rating.matches, wins: rating.wins, draws: rating.draws, abandoned: rating.abandoned }) }),
+      points.length ? chart(points, t("ratings.chart", { mode: t(`ratings.mode.${rating.mode}`) })) : null,
+      last.length ? h("table", { class: "sheet history-table" },
+        h("thead", {}, h("tr", {},
+          h("th", { scope: "col", text: t("ratings.date") }),
+          h("th", { scope: "col", text: t("ratings.result") }),
+          h("th", { scope: "col", text: t("ratings.rating") }),
+          h("th", { scope: "col", text: t("ratings.replay") }))),
+        h("tbody", {}, last.map((p) => h("tr", { dataset: { result: p.result } },
+          h("td", { text: date(p.at) }),
+          h("td", { text: t(`ratings.result.${p.result}`) }),
+          h("td", { text: `${p.rating} (${signed(p.delta)})` }),
+          h("td", {}, h("a", { href: `/?replay=${encodeURIComponent(p.table)}&match=${p.match}`, text: t("ratings.replay") })),
+        )))) : null,
+    );
+  }
+
+  render() {
+    const d = this.data;
+    replace(this.root,
+      pageHeader(this.ctx, { title: t("ratings.profile_title") }),
+      h("main", { class: "ratings-page" },
+        h("h1", { text: this.name }),
+        h("p", {}, h("a", { href: "/?ratings=2p", onclick: (ev) => { ev.preventDefault(); this.ctx.navigate("/?ratings=2p"); }, text: t("ratings.to_boards") })),
+        this.error ? h("p", { class: "notice error", role: "alert", text: this.error }) : null,
+        d && !d.ratings.length ? h("p", { class: "muted", text: t("ratings.no_rated") }) : null,
+        d ? h("div", { class: "mode-cards" }, d.ratings.map((r) => this.modeCard(r))) : (this.error ? null : h("p", { class: "muted", text: t("ratings.loading") })),
+      ),
+    );
+  }
+}
