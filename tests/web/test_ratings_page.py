@@ -1,0 +1,64 @@
+"""The leaderboards and the profile in Chromium (issue 16): a registered player's rated match
+(lost on time here: the quickest honest end) moves his rating; his profile shows it with the
+chart and the match, the leaderboard lists him among the provisional players, with the bots at
+their fixed ratings, in Italian and in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from . import driver
+from .conftest import Pages
+from .test_accessibility import assert_accessible
+
+
+@pytest.mark.seed(5)
+def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) -> None:
+    page = pages.new(width=1280, height=860)
+    driver.register(page, "Giulia")
+    table = page.evaluate(
+        """async () => {
+          const { api } = await import('/js/api.js');
+          const t = await api.create({ rules: 'italian', players: 2, smazzate: 3, seat: 0,
+            public: false, rated: true, round_seconds: 60, bots: { 1: 'heuristic' } });
+          return t.id;
+        }"""
+    )
+    page.goto(f"/?table={table}")
+    page.wait_for_selector(".felt")
+    # Giulia does not play: her 30 s run out (T14) and the rated match is lost.
+    page.locator(".modal .sheet-box[data-final]").wait_for(timeout=60000)
+    page.goto("/?player=Giulia")
+    card = page.locator(".mode-card[data-mode='2p']")
+    card.wait_for()
+    rating = int(card.locator(".big-rating strong").inner_text())
+    assert rating < 1500
+    assert "provvisorio" in card.inner_text()
+    assert card.locator("svg.rating-chart circle").count() == 1
+    row = card.locator(".history-table tbody tr")
+    assert row.count() == 1 and "persa" in row.inner_text()
+    assert row.locator("a").get_attribute("href") == f"/?replay={table}&match=1"
+    assert_accessible(page, "profile")
+    # The leaderboard: among the provisional players, linked to the profile; the bots apart.
+    page.goto("/?ratings=2p")
+    provisional = page.locator("[data-board='provisional']")
+    provisional.locator("tr[data-player='Giulia']").wait_for()
+    assert str(rating) in provisional.locator("tr[data-player='Giulia']").inner_text()
+    assert page.locator("[data-board='main'] tr[data-player='Giulia']").count() == 0
+    assert page.locator("[data-board='bots'] li[data-bot='heuristic']").inner_text() == (
+        "Bot Esperto ~1650"
+    )
+    assert_accessible(page, "leaderboard")
+    page.locator("[data-period='month']").click()
+    page.locator("[data-board='provisional'] tr[data-player='Giulia']").wait_for()
+    page.locator("[data-mode='4p']").click()
+    page.locator("[data-board='provisional'] p.muted >> nth=1").wait_for()
+    assert page.locator("tr[data-player='Giulia']").count() == 0
+    # In English.
+    page.locator(".page-header .lang-btn").click()
+    assert page.locator(".ratings-page h1").inner_text() == "Leaderboards"
+    assert "Bot Expert ~1650" in page.locator("[data-board='bots']").inner_text()
+    # An unknown name says so in the page's language.
+    page.goto("/?player=Nessuno")
+    page.locator(".notice.error").wait_for()
+    assert page.locator(".notice.error").inner_text() == "No player has that name."
