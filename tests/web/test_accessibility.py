@@ -1,8 +1,8 @@
 """Accessibility (issue 15): axe-core, pinned in tests/web/package.json and installed by
-scripts/test (``npm ci``), is injected into each screen a person meets (the first screen, the
-lobby, a table in play, the score sheet, the tournament pages, the rules page) and must report
-no serious or critical violation. The hand's cards are reached and chosen by the keyboard
-alone."""
+scripts/test (``npm ci``), is injected into each screen a person meets (the first screen with its
+lists filled, the lobby, a table in play, the score sheet, the tournament pages, the rules page)
+and must report no serious or critical violation. The hand's cards are reached and chosen by the
+keyboard alone."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 from playwright.sync_api import Page
 
 from . import driver
-from .conftest import Pages
+from .conftest import Pages, Server
+from .test_first_screen import live_site
 from .test_tournament_page import create_sitgo
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -44,23 +45,25 @@ def assert_accessible(page: Page, screen: str) -> None:
     assert found == [], f"{screen}: {found}"
 
 
-def test_the_first_screen_and_the_lobby_have_no_serious_violation(pages: Pages) -> None:
-    # A table being played, so that the lobby lists one (its rows' secondary text was too pale).
-    host = pages.new()
-    driver.guest(host)
-    host.wait_for_selector(".lobby-screen")
-    driver.create_table(host, players=2, smazzate=1, bot="heuristic")
+def test_the_first_screen_and_the_lobby_have_no_serious_violation(
+    pages: Pages, server: Server
+) -> None:
+    # The first screen with its three lists filled (a table in play, one waiting for a player, an
+    # announced tournament): the rows' secondary text and buttons are checked too. The lobby then
+    # lists the same tables (its rows' secondary text was too pale).
+    live_site(server)
     page = pages.new()
     page.goto("/")
-    page.wait_for_selector(".auth-form")
+    for name in ("live", "open", "tours"):
+        page.locator(f'[data-list="{name}"] .row').first.wait_for()
     assert_accessible(page, "first screen")
     page.locator('[data-cmd="guest"]').click()
     page.wait_for_selector(".lobby-screen .row-main")
     assert_accessible(page, "lobby")
-    english = pages.new()
+    english = pages.new(width=390, height=844)
     english.goto("/?lang=en")
-    english.wait_for_selector(".auth-form")
-    assert_accessible(english, "first screen (en)")
+    english.locator('[data-list="tours"] .row').first.wait_for()
+    assert_accessible(english, "first screen (en, phone)")
 
 
 def test_a_table_in_play_and_its_score_sheet_have_no_serious_violation(pages: Pages) -> None:

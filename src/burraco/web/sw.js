@@ -3,7 +3,8 @@
 // starts offline. /api and /ws are never cached nor touched: play needs the network.
 
 const CACHE = "burraco-shell-v1";
-const SHELL = ["/", "/index.html", "/manifest.webmanifest", "/img/icon.svg", "/css/app.css", "/js/main.js"];
+const SHELL = ["/", "/index.html", "/manifest.webmanifest", "/img/icon.svg", "/css/app.css", "/css/front.css",
+  "/js/main.js", "/js/firstscreen.js"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -1,114 +1,26 @@
-// Signing in (log in, register, or play as a guest) and the lobby: open tables, a new table,
-// finished matches with their replays and records.
+// The lobby: open tables, a new table, finished matches with their replays and records.
+// (Signing in is on the first screen: firstscreen.js and authcard.js.)
 
 import { api, recordUrl } from "./api.js";
-import { cardEl } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { clockEach, describeConfig } from "./play.js";
 import { botLabel } from "./tableview.js";
 
-function errorText(error) {
+export function errorText(error) {
   const code = error && error.code ? error.code : "generic";
   return has(`err.${code}`) ? t(`err.${code}`) : error.message || t("err.generic");
 }
 
-function brand() {
+export function brand() {
   return h("div", { class: "brand" },
     h("img", { src: "/img/icon.svg", alt: "", width: "36", height: "36" }),
     h("span", { class: "brand-name", text: "Burraco" }),
   );
 }
 
-function langButton(ctx) {
+export function langButton(ctx) {
   return h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => ctx.toggleLanguage() }, t("lang.switch"));
-}
-
-// ------------------------------------------------------------------------------ signing in
-
-export class AuthScreen {
-  constructor(app, ctx) {
-    this.app = app;
-    this.ctx = ctx;
-    this.mode = "login";
-    this.message = "";
-  }
-
-  mount() {
-    this.render();
-  }
-
-  destroy() {}
-
-  render() {
-    const tab = (mode) =>
-      h("button", {
-        type: "button", role: "tab", class: `tab${this.mode === mode ? " active" : ""}`,
-        "aria-selected": this.mode === mode ? "true" : "false",
-        dataset: { mode },
-        onclick: () => {
-          this.mode = mode;
-          this.message = "";
-          this.render();
-        },
-      }, t(`auth.${mode}`));
-    const form = h("form", { class: "auth-form", dataset: { form: this.mode } },
-      h("label", { for: "auth-name", text: t("auth.name") }),
-      h("input", { id: "auth-name", name: "name", autocomplete: "username", required: true, minlength: "3", maxlength: "24" }),
-      h("label", { for: "auth-password", text: t("auth.password") }),
-      h("input", {
-        id: "auth-password", name: "password", type: "password", required: true, minlength: "8", maxlength: "128",
-        autocomplete: this.mode === "register" ? "new-password" : "current-password",
-      }),
-      this.mode === "register" ? h("p", { class: "hint", text: t("auth.rules") }) : null,
-      h("button", { type: "submit", class: "btn primary wide", text: t(this.mode === "register" ? "auth.register.submit" : "auth.login.submit") }),
-    );
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const data = new FormData(form);
-      this.submit(String(data.get("name") || ""), String(data.get("password") || ""));
-    });
-    replace(this.app,
-      h("div", { class: "screen auth-screen" },
-        h("div", { class: "auth-top" }, brand(), langButton(this.ctx)),
-        h("div", { class: "fan", "aria-hidden": "true" }, ["AS", "KH", "JK", "QD", "2C"].map((c) => cardEl(c))),
-        h("div", { class: "auth-card" },
-          h("h1", { text: t("auth.title") }),
-          h("p", { class: "muted", text: t("auth.subtitle") }),
-          h("div", { class: "tabs", role: "tablist" }, tab("login"), tab("register")),
-          form,
-          h("p", { class: "auth-error", role: "alert", text: this.message }),
-          h("div", { class: "or" }, h("span", { text: t("auth.or") })),
-          h("button", { type: "button", class: "btn wide", dataset: { cmd: "guest" }, onclick: () => this.guest() }, t("auth.guest")),
-        ),
-      ),
-    );
-  }
-
-  async submit(name, password) {
-    try {
-      const result = this.mode === "register" ? await api.register(name, password) : await api.login(name, password);
-      this.ctx.signedIn(result.user);
-    } catch (error) {
-      this.message = errorText(error);
-      this.render();
-      const input = this.app.querySelector("#auth-name");
-      if (input) input.value = name;
-      // Keep the password too: a mistyped name should not cost typing the password again.
-      const secret = this.app.querySelector("#auth-password");
-      if (secret) secret.value = password;
-    }
-  }
-
-  async guest() {
-    try {
-      const result = await api.guest();
-      this.ctx.signedIn(result.user);
-    } catch (error) {
-      this.message = errorText(error);
-      this.render();
-    }
-  }
 }
 
 // ----------------------------------------------------------------------------------- lobby

@@ -1,4 +1,4 @@
-// Start-up and navigation: / (lobby, or signing in), /?table=ID (a table: play, wait, or watch),
+// Start-up and navigation: / (lobby, or the first screen with signing in), /?table=ID (a table: play, wait, or watch),
 // /?replay=ID&match=N (the replay of a finished match), /?club[=ID] (the club manager),
 // /?timer=EVENING (a club evening's room timer, no login needed), /?tournaments and
 // /?tournament=ID (online tournaments), /?rules[=PRESET] (how to play; no login needed),
@@ -8,7 +8,8 @@ import { api } from "./api.js";
 import { ClubListScreen, ClubScreen } from "./club.js";
 import { TimerScreen } from "./clubtimer.js";
 import { applyI18n, language, loadCatalogs, onLanguage, setLanguage, t } from "./i18n.js";
-import { AuthScreen, LobbyScreen } from "./lobby.js";
+import { FirstScreen } from "./firstscreen.js";
+import { LobbyScreen } from "./lobby.js";
 import { TableScreen } from "./play.js";
 import { registerWorker } from "./pwa.js";
 import { ReplayScreen } from "./replay.js";
@@ -84,7 +85,8 @@ async function route() {
     }
   }
   if (!ctx.user) {
-    show(new AuthScreen(app, ctx));
+    // Signing in is part of the first screen, which shows the site's life around it.
+    show(new FirstScreen(app, ctx));
     return;
   }
   const tableId = params.get("table");

@@ -102,7 +102,7 @@ function parseElimination(text) {
   return out;
 }
 
-function startText(tour) {
+export function startText(tour) {
   if (tour.start === "sitgo") return t("tour.sitgo_size", { n: tour.size, count: tour.entrant_count });
   return t("tour.scheduled_at", { when: when(tour.starts_at), count: tour.entrant_count });
 }
