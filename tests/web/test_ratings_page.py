@@ -62,3 +62,35 @@ def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) ->
     page.goto("/?player=Nessuno")
     page.locator(".notice.error").wait_for()
     assert page.locator(".notice.error").inner_text() == "No player has that name."
+
+
+def test_the_lobby_offers_a_rated_table_only_where_it_can_be_rated(pages: Pages) -> None:
+    page = pages.new()
+    driver.guest(page)
+    page.wait_for_selector(".lobby-screen")
+    rated = page.locator('.create-form input[name="rated"]')
+    assert rated.is_disabled()
+    assert "Gli ospiti non hanno punteggio" in page.locator(".create-form").inner_text()
+    page.locator('[data-cmd="logout"]').click()
+    driver.register(page, "Marco")
+    rated = page.locator('.create-form input[name="rated"]')
+    assert rated.is_enabled()  # the form's default: 3 smazzate
+    page.locator('.create-form select[name="smazzate"]').select_option("1")
+    rated = page.locator('.create-form input[name="rated"]')
+    assert rated.is_disabled()
+    assert "almeno 3 smazzate" in page.locator(".create-form").inner_text()
+    page.locator('.create-form select[name="smazzate"]').select_option("3")
+    page.locator('.create-form input[name="rated"]').check()
+    page.locator('.create-form select[name="bot1"]').select_option("heuristic")
+    page.locator('.create-form button[type="submit"]').click()
+    page.wait_for_selector(".felt")
+    table = page.evaluate("() => new URLSearchParams(location.search).get('table')")
+    config = page.evaluate(
+        "async (id) => (await (await fetch('/api/tables/' + id)).json()).config", table
+    )
+    assert config["rated"] is True and config["absent"] == "forfeit"
+    # The user's name in the lobby leads to his profile; the header to the leaderboards.
+    page.goto("/")
+    page.locator(".lobby-top a.user-name").click()
+    page.wait_for_selector(".profile-screen")
+    assert page.locator(".ratings-page h1").inner_text() == "Marco"

@@ -110,7 +110,10 @@ export class LobbyScreen {
       h("header", { class: "topbar lobby-top" },
         brand(),
         h("span", { class: "spacer" }),
-        h("span", { class: "user-name", text: user.guest ? t("lobby.guest_as", { name: user.name }) : user.name }),
+        user.guest
+          ? h("span", { class: "user-name", text: t("lobby.guest_as", { name: user.name }) })
+          : h("a", { class: "user-name", href: `/?player=${encodeURIComponent(user.name)}`, title: t("ratings.profile_title"), onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?player=${encodeURIComponent(user.name)}`); } }, user.name),
+        h("a", { class: "btn ghost small", href: "/?ratings=2p", dataset: { cmd: "ratings" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?ratings=2p"); } }, t("ratings.title")),
         h("a", { class: "btn ghost small", href: "/?tournaments", dataset: { cmd: "tournaments" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?tournaments"); } }, t("tour.link")),
         h("a", { class: "btn ghost small", href: "/?club", dataset: { cmd: "clubs" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?club"); } }, t("club.link")),
         h("button", { type: "button", class: "btn ghost small", dataset: { cmd: "logout" }, onclick: () => this.ctx.logout() }, t("auth.logout")),
@@ -185,16 +188,20 @@ export class LobbyScreen {
             )))
         : null,
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "public", checked: f.public }), t("create.public")),
+      this.ratedField(f),
       h("button", { type: "submit", class: "btn primary wide", text: t("create.submit") }),
       h("p", { class: "form-error", role: "alert", text: this.message }),
     );
     form.addEventListener("change", (e) => {
       this.readForm(form);
       const name = e.target && e.target.name;
-      if (!["players", "length", "opponents"].includes(name)) return;
+      // Choices that change other fields (the seats, the length's control, whether the match
+      // can be rated) redraw the form; the focus stays on the field just changed.
+      if (!["players", "length", "opponents", "smazzate"].includes(name)) return;
       const replacement = this.newTableForm();
       form.replaceWith(replacement);
-      const again = replacement.querySelector(`input[name="${name}"][value="${e.target.value}"]`);
+      const again = replacement.querySelector(`input[name="${name}"][value="${e.target.value}"]`)
+        || replacement.querySelector(`select[name="${name}"]`);
       if (again) again.focus();
     });
     form.addEventListener("submit", (e) => {
@@ -216,6 +223,7 @@ export class LobbyScreen {
     f.clock = String(data.get("clock") || f.clock);
     f.opponents = String(data.get("opponents") || f.opponents);
     f.public = data.get("public") !== null;
+    f.rated = data.get("rated") !== null;
     for (const seat of [1, 2, 3]) if (data.get(`bot${seat}`)) f.bots[seat] = String(data.get(`bot${seat}`));
   }
 
@@ -223,6 +231,7 @@ export class LobbyScreen {
     const f = this.form;
     const clock = CLOCKS.find((c) => c.key === f.clock) || CLOCKS[0];
     const body = { rules: f.rules, players: f.players, public: f.public, seat: 0, bots: {} };
+    if (f.rated && this.mayRate(f)) body.rated = true;
     if (f.length === "target") body.target = f.target;
     else body.smazzate = f.smazzate;
     if (clock.round) {
@@ -239,6 +248,20 @@ export class LobbyScreen {
       this.message = errorText(error);
       this.render();
     }
+  }
+
+  /** A rated match (docs/ratings.md): registered players only, to a target or of 3 smazzate
+   * or more; otherwise the box is off and says why. */
+  mayRate(f) {
+    return !this.ctx.user.guest && (f.length === "target" || f.smazzate >= 3);
+  }
+
+  ratedField(f) {
+    const why = this.ctx.user.guest ? t("create.rated.guest") : this.mayRate(f) ? t("create.rated.hint") : t("create.rated.short");
+    return h("label", { class: "check", title: why },
+      h("input", { type: "checkbox", name: "rated", checked: Boolean(f.rated) && this.mayRate(f), disabled: !this.mayRate(f), "aria-describedby": "rated-why" }),
+      t("create.rated"),
+      h("small", { id: "rated-why", class: "muted field-note", text: ` ${why}` }));
   }
 
   renderLists() {
