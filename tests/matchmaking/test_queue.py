@@ -112,7 +112,9 @@ def test_nobody_is_seated_twice_and_tables_are_full(
     players: int, arrivals: list[tuple[float, float, float | None, bool]]
 ) -> None:
     queue = Queue(players, S)
-    now, seated, groups = 0.0, set(), []
+    now = 0.0
+    seated: set[int] = set()
+    groups: list[Group] = []
     for key, (rating, step, bots_after, pair) in enumerate(arrivals):
         now += step
         members = (2 * key, 2 * key + 1) if pair and players == 4 else (2 * key,)

@@ -270,6 +270,32 @@ async def _ratings(c: Checker) -> None:
     await c.call("GET", f"/api/players/{guest['name']}", 403, code="guest_not_rated")
 
 
+async def _quickplay(c: Checker) -> None:
+    (first, _), (second, _) = await _guest(c), await _guest(c)
+    casual = {"players": 2, "rated": False}
+    await c.call("POST", "/api/quickplay", 401, json=casual)
+    await c.call("POST", "/api/quickplay", 403, json={"players": 2}, headers=first)
+    await c.call("POST", "/api/quickplay", 422, json=casual | {"clock": "3"}, headers=first)
+    await c.call("POST", "/api/quickplay", 422, json=casual | {"players": 9}, headers=first)
+    await c.call("POST", "/api/quickplay", 200, json=casual, headers=first)
+    await c.call("POST", "/api/quickplay", 409, json=casual, headers=first, code="conflict")
+    await c.call("GET", "/api/quickplay", 200, headers=first)
+    await c.call("GET", "/api/quickplay", 401)
+    await c.call("DELETE", "/api/quickplay", 200, headers=first)
+    await c.call("DELETE", "/api/quickplay", 401)
+    await c.call("POST", "/api/quickplay", 200, json=casual, headers=first)
+    seated = await c.call("POST", "/api/quickplay", 200, json=casual, headers=second)
+    assert seated["status"] == "seated"
+    await c.call(
+        "POST",
+        "/api/quickplay",
+        422,
+        json={"players": 4, "rated": False, "partner": "Nobody"},
+        headers=first,
+        code="no_such_partner",
+    )
+
+
 def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
     async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
         async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
@@ -281,6 +307,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _server(checker)
             await _tournaments(checker)
             await _ratings(checker)
+            await _quickplay(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
             return checker.seen, everything
 

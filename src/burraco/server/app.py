@@ -22,7 +22,18 @@ from .config import ServerConfig
 from .headers import SecurityHeaders
 from .hub import Hub
 from .ratelimit import FailureDelay, RateLimiter
-from .routes import accounts, history, info, lessons, lobby, pages, ratings, rulesets, ws
+from .routes import (
+    accounts,
+    history,
+    info,
+    lessons,
+    lobby,
+    pages,
+    quickplay,
+    ratings,
+    rulesets,
+    ws,
+)
 from .routes import club as club_routes
 from .routes import tournaments as tournament_routes
 from .routes.models import describe_invalid_requests
@@ -55,7 +66,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.login_failures = FailureDelay()
     errors.install(app)
     app.add_middleware(SecurityHeaders)
-    for area in (accounts, lobby, lessons, history, info, ratings, rulesets, ws):
+    for area in (accounts, lobby, lessons, history, info, ratings, quickplay, rulesets, ws):
         area.install(app)
     club_routes.install(app)  # /api/club/... (before the static files mounted at /)
     tournament_routes.install(app)  # /api/tournaments/...
@@ -75,6 +86,7 @@ def _lifespan(config: ServerConfig) -> Lifespan:
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
         await hub.tournaments.start()
+        hub.quickplay.start()
         collector = Collector(
             young_every=config.gc_young_seconds,
             sweep_check_every=config.gc_sweep_check_seconds,
@@ -84,6 +96,7 @@ def _lifespan(config: ServerConfig) -> Lifespan:
         log.info("burraco server %s ready (%d tables resumed)", __version__, resumed)
         yield
         await collector.close()
+        await hub.quickplay.close()
         await hub.tournaments.close()
         await hub.close()
 

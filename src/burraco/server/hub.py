@@ -6,7 +6,7 @@ import asyncio
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from burraco.store import RatingStore, Store, UserInfo
@@ -14,6 +14,7 @@ from burraco.store import RatingStore, Store, UserInfo
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
+from .quickplay import QuickPlay
 from .ratelimit import RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
 from .table.status import LIVE_STATUSES
@@ -35,6 +36,7 @@ class Hub:
         self.config = config
         self.store = store
         self.ratings = RatingStore(store)
+        self.quickplay = QuickPlay(self)
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
@@ -104,6 +106,39 @@ class Hub:
         if seat is not None:
             await actor.call(commands.Sit(user, seat))
         return actor
+
+    async def open_seated_table(
+        self,
+        config: TableConfig,
+        seats: Sequence[tuple[int | None, str | None]],
+        *,
+        created_by: int | None,
+        before_start: Callable[[str], Awaitable[None]] | None = None,
+    ) -> str:
+        """A table with every seat taken (``seats``: user id or bot level per seat), started at
+        once: a tournament's, quick play's. ``before_start`` is awaited with the new table's id
+        before it starts (to record where it belongs first)."""
+        config.validate()
+        table_id = new_table_id()
+        await self.store.create_table(
+            table_id,
+            created_by=created_by,
+            config=config.to_json(),
+            public=config.public,
+            invite_code=None,
+            players=config.players,
+        )
+        for seat, (user_id, bot) in enumerate(seats):
+            await self.store.set_seat(table_id, seat, user_id=user_id, bot=bot)
+        if before_start is not None:
+            await before_start(table_id)
+        stored = await self.store.table(table_id)
+        assert stored is not None
+        actor = TableActor(self, stored)
+        self.tables[table_id] = actor
+        actor.start()
+        await actor.call(commands.Start())
+        return table_id
 
     def live_tables_of(self, user_id: int) -> list[TableActor]:
         """The lobby tables ``user_id`` created that wait for players or are in play (every

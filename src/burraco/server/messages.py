@@ -621,3 +621,15 @@ def table_notice(tournament_id: str, round_number: int, table_id: str) -> Tourna
         "round": round_number,
         "table": table_id,
     }
+
+
+class QuickPlayFound(TypedDict):
+    """Quick play found a table for the user (quickplay.py): he plays at ``table``."""
+
+    type: Literal["quickplay"]
+    status: Literal["seated"]
+    table: str
+
+
+def quickplay_found(table_id: str) -> QuickPlayFound:
+    return {"type": "quickplay", "status": "seated", "table": table_id}

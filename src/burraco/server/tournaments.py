@@ -49,7 +49,7 @@ from burraco.tournament import (
 from . import messages
 from .connection import Connection
 from .protocol import encode
-from .table import TableActor, commands
+from .table import TableActor
 from .tournament.errors import TournamentError
 from .tournament.pushes import Watchers
 from .tournament.records import (
@@ -336,26 +336,18 @@ class TournamentManager:
         config = table_config(settings, info.id)
         if smazzate is not None:
             config = replace(config, smazzate=smazzate)
-        hub = self.hub
-        table_id = secrets.token_urlsafe(9)
-        await hub.store.create_table(
-            table_id,
+
+        async def record(table_id: str) -> None:
+            await self.store.set_table(
+                info.id, row.round, row.number, table_id=table_id, played=played
+            )
+
+        return await self.hub.open_seated_table(
+            config,
+            seats(row, entrants, config.players),
             created_by=info.created_by,
-            config=config.to_json(),
-            public=False,
-            invite_code=None,
-            players=config.players,
+            before_start=record,
         )
-        for seat, (user_id, bot) in enumerate(seats(row, entrants, config.players)):
-            await hub.store.set_seat(table_id, seat, user_id=user_id, bot=bot)
-        await self.store.set_table(info.id, row.round, row.number, table_id=table_id, played=played)
-        stored = await hub.store.table(table_id)
-        assert stored is not None
-        actor = TableActor(hub, stored)
-        hub.tables[table_id] = actor
-        actor.start()
-        await actor.call(commands.Start())
-        return table_id
 
     # ------------------------------------------------------------------- finished tables
 

@@ -216,3 +216,22 @@ class PlayerRatingsOut(BaseModel):
     name: str
     ratings: list[RatingOut] = Field(description="One per mode played rated")
     history: dict[str, list[RatingPointOut]] = Field(description="Per mode, oldest first")
+
+
+class QueueOut(BaseModel):
+    players: int
+    rules: str
+    clock: str
+    rated: bool
+    waiting: int | None = Field(None, description="How many wait in this queue")
+
+
+class QuickPlayOut(BaseModel):
+    status: Literal["idle", "waiting", "partner", "seated"] = Field(
+        description="idle; waiting in a queue; partner: waiting for the named partner to"
+        " queue too; seated: a table was found (table)"
+    )
+    queue: QueueOut | None = None
+    waiting: int | None = Field(None, description="How many wait in the user's queue")
+    table: str | None = None
+    queues: list[QueueOut] | None = Field(None, description="GET: every queue with people")

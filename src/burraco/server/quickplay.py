@@ -1,0 +1,228 @@
+"""Quick play (issue 16): the server side of ``burraco.matchmaking``. A queue per kind of table
+(players, ruleset, time control, rated or casual); joining looks for a table at once, a ticker
+every second lets the accepted gaps widen and bots fill for those who allowed them; a group
+found becomes a started table, and its players are told on their WebSockets (``quickplay``)
+and by ``GET /api/quickplay``. Queues live in this process (several processes: issue 17)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from burraco.errors import ErrorCode, ServiceError
+from burraco.matchmaking import PRESETS, Group, Queue, QueueError, Seeker
+from burraco.ratings import Mode
+from burraco.store import UserInfo
+
+from . import messages
+from .protocol import encode
+from .tableconfig import TableConfig
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("burraco.quickplay")
+
+CLOCKS: Final[dict[str, tuple[float, float] | None]] = {
+    "none": None,
+    "10": (600.0, 60.0),
+    "25": (1500.0, 60.0),
+}
+"""The time controls quick play offers (the lobby's): round seconds (T5), turn seconds (T11)."""
+
+SMAZZATE: Final = 3
+"""A quick-play match: three smazzate (long enough to be rated, docs/ratings.md)."""
+
+FILL_BOT: Final = "heuristic"
+"""The level of the bots that fill a table (Bot Esperto, the rating pool's anchor)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QueueKey:
+    players: int
+    rules: str
+    clock: str
+    rated: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "rules": self.rules,
+            "clock": self.clock,
+            "rated": self.rated,
+        }
+
+
+class QuickPlay:
+    def __init__(self, hub: Hub, *, now: Callable[[], float] = time.monotonic) -> None:
+        self.hub = hub
+        self.now = now
+        self.settings = PRESETS["standard"]
+        self.queues: dict[QueueKey, Queue] = {}
+        self.where: dict[int, QueueKey] = {}
+        """The queue each waiting user is in."""
+        self.seated: dict[int, str] = {}
+        """The last quick-play table found for each user (until he queues again)."""
+        self.pending: dict[int, tuple[int, QueueKey, float | None]] = {}
+        """A player waiting for his named partner to queue with him: partner, queue, bots."""
+        self.lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------------- requests
+
+    async def join(
+        self,
+        user: UserInfo,
+        *,
+        players: int,
+        rules: str,
+        clock: str,
+        rated: bool,
+        bots_after: float | None,
+        partner: str | None,
+    ) -> dict[str, Any]:
+        if clock not in CLOCKS:
+            raise ServiceError(ErrorCode.BAD_INPUT, f"unknown time control {clock!r}")
+        if rated and user.is_guest:
+            raise ServiceError(
+                ErrorCode.GUEST_NOT_RATED,
+                "guests play casual quick play only: they are never rated",
+            )
+        key = QueueKey(players, rules, clock, rated)
+        self._config(key).validate()  # a ruleset that does not exist is refused here
+        async with self.lock:
+            if user.id in self.where or user.id in self.pending:
+                raise ServiceError(ErrorCode.CONFLICT, "you are already waiting for a table")
+            self.seated.pop(user.id, None)
+            members: tuple[int, ...] = (user.id,)
+            if partner is not None:
+                mate = await self._partner(user, partner, players)
+                waiting = self.pending.get(mate.id)
+                if waiting is None or waiting[0] != user.id or waiting[1] != key:
+                    # The partner has not asked yet (or for another table): wait for him.
+                    self.pending[user.id] = (mate.id, key, bots_after)
+                    return self.status_of(user.id)
+                del self.pending[mate.id]
+                members = (mate.id, user.id)
+            rating = await self._rating(members, key)
+            seeker = Seeker(members[0], members, rating, self.now(), bots_after)
+            queue = self.queues.setdefault(key, Queue(players, self.settings))
+            try:
+                group = queue.add(seeker, self.now())
+            except QueueError as error:
+                raise ServiceError(ErrorCode.CONFLICT, str(error)) from None
+            for member in members:
+                self.where[member] = key
+            if group is not None:
+                await self._open(key, group)
+            return self.status_of(user.id)
+
+    async def leave(self, user: UserInfo) -> dict[str, Any]:
+        async with self.lock:
+            self.pending.pop(user.id, None)
+            key = self.where.get(user.id)
+            if key is not None:
+                seeker = self.queues[key].remove(user.id)
+                for member in seeker.members if seeker else (user.id,):
+                    self.where.pop(member, None)
+            return self.status_of(user.id)
+
+    def status_of(self, user_id: int) -> dict[str, Any]:
+        if user_id in self.seated:
+            return {"status": "seated", "table": self.seated[user_id]}
+        if user_id in self.pending:
+            return {"status": "partner", "queue": self.pending[user_id][1].to_json()}
+        key = self.where.get(user_id)
+        if key is None:
+            return {"status": "idle"}
+        queue = self.queues[key]
+        return {"status": "waiting", "queue": key.to_json(), "waiting": len(queue)}
+
+    def counts(self) -> list[dict[str, Any]]:
+        """How many wait in each queue (the lobby shows it)."""
+        return [key.to_json() | {"waiting": len(q)} for key, q in self.queues.items() if len(q)]
+
+    # --------------------------------------------------------------------------- inside
+
+    async def _partner(self, user: UserInfo, name: str, players: int) -> UserInfo:
+        if players != 4:
+            raise ServiceError(ErrorCode.BAD_INPUT, "only 4-player tables are played in pairs")
+        mate = await self.hub.store.user_by_name(name)
+        if mate is None:
+            raise ServiceError(ErrorCode.NO_SUCH_PARTNER, f"there is no player {name!r}")
+        if mate.id == user.id:
+            raise ServiceError(ErrorCode.NO_SUCH_PARTNER, "one cannot be one's own partner")
+        if mate.id in self.where:
+            raise ServiceError(ErrorCode.CONFLICT, f"{mate.name} is already waiting for a table")
+        return mate
+
+    async def _rating(self, members: tuple[int, ...], key: QueueKey) -> float:
+        mode = Mode.for_players(key.players)
+        total = 0.0
+        for member in members:
+            rows = await self.hub.ratings.ratings_of(member)
+            row = next((r for r in rows if r.mode is mode), None)
+            total += row.rating.mu if row else self.hub.ratings.settings.mu
+        return total / len(members)
+
+    def _config(self, key: QueueKey) -> TableConfig:
+        clock = CLOCKS[key.clock]
+        return TableConfig(
+            rules=key.rules,
+            players=key.players,
+            smazzate=SMAZZATE,
+            round_seconds=None if clock is None else clock[0],
+            hand_seconds=None if clock is None else clock[1],
+            public=True,
+            rated=key.rated,
+            absent="forfeit" if key.rated and key.players != 3 else "bot",
+        )
+
+    async def _open(self, key: QueueKey, group: Group) -> None:
+        """A started table for ``group``; its players are told where to go."""
+        seats = group.seats(key.players)
+        users = [user for user in seats if user is not None]
+        for user in users:
+            self.where.pop(user, None)
+        table_id = await self.hub.open_seated_table(
+            self._config(key),
+            [(user, None if user is not None else FILL_BOT) for user in seats],
+            created_by=users[0],
+        )
+        text = encode(messages.quickplay_found(table_id))
+        for user in users:
+            self.seated[user] = table_id
+        wanted = set(users)
+        for conn in list(self.hub.connections):
+            if conn.user.id in wanted:
+                conn.send(text)
+        log.info("quick play: table %s for %s (%d bots)", table_id, users, group.bots)
+
+    async def tick(self) -> None:
+        async with self.lock:
+            now = self.now()
+            for key, queue in list(self.queues.items()):
+                for group in queue.tick(now):
+                    await self._open(key, group)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.tick()
+            except Exception:  # a failure to open one table must not stop quick play for all
+                log.exception("quick play tick failed")
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="quick play")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
