@@ -52,7 +52,8 @@ def test_two_waiting_players_are_seated_together_and_told(tmp_path: Path) -> Non
             assert second["status"] == "seated"
             table_id = second["table"]
             # Anna is told on her WebSocket, and by GET /api/quickplay.
-            sent = [json.loads(socket.outbox.get_nowait()) for _ in range(socket.outbox.qsize())]
+            texts = [socket.outbox.get_nowait() for _ in range(socket.outbox.qsize())]
+            sent = [json.loads(text) for text in texts if text is not None]
             assert {"type": "quickplay", "status": "seated", "table": table_id} in sent
             mine = (await app.http.get("/api/quickplay", headers=anna)).json()
             assert mine["status"] == "seated" and mine["table"] == table_id
