@@ -67,6 +67,9 @@ export const api = {
     return call("GET", `/api/ratings/${encodeURIComponent(mode)}${tail ? `?${tail}` : ""}`);
   },
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  quickplayJoin: (body) => call("POST", "/api/quickplay", body),
+  quickplayStatus: () => call("GET", "/api/quickplay"),
+  quickplayLeave: () => call("DELETE", "/api/quickplay"),
   replay: (id, match) =>
     call("GET", `/api/tables/${encodeURIComponent(id)}/replay?match=${Number(match) || 1}`),
 };

@@ -5,6 +5,7 @@ import { api, recordUrl } from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { clockEach, describeConfig } from "./play.js";
+import { QuickPlayPanel } from "./quickplaypanel.js";
 import { botLabel } from "./tableview.js";
 
 export function errorText(error) {
@@ -58,6 +59,7 @@ export class LobbyScreen {
   mount() {
     this.root = h("div", { class: "screen lobby-screen" });
     replace(this.app, this.root);
+    this.quick = new QuickPlayPanel(this.ctx); // keeps its own state across the lobby's renders
     this.render();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 4000);
@@ -65,6 +67,7 @@ export class LobbyScreen {
 
   destroy() {
     clearInterval(this.timer);
+    if (this.quick) this.quick.destroy();
   }
 
   async refresh() {
@@ -121,6 +124,7 @@ export class LobbyScreen {
       ),
       h("div", { class: "lobby-invitations", role: "status" }),
       h("div", { class: "lobby-grid" },
+        this.quick.el(),
         h("section", { class: "panel new-table" }, h("h2", { text: t("lobby.new") }), this.newTableForm()),
         this.learnPanel(),
         h("section", { class: "panel" }, h("h2", { text: t("lobby.tables") }), h("div", { class: "table-list" })),
