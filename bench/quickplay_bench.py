@@ -90,9 +90,7 @@ def main() -> None:
         f"# quick play pairing, {WAITING} waiting; {platform.processor() or platform.machine()}, "
         f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
-    print(
-        "| table | arrival median | arrival p99 | linear scan median | ratio | tick over 2,000 |"
-    )
+    print("| table | arrival median | arrival p99 | linear scan median | ratio | tick over 2,000 |")
     print("| --- | --- | --- | --- | --- | --- |")
     for players in (2, 3, 4):
         r = measure(players, args.arrivals, args.seed)

@@ -101,3 +101,11 @@ def test_turn_timer_auto_play_and_timeout(play_server: Server, tmp_path: Path) -
     vp = max(TECHNICAL_VP, vp_table("VP-3").winner_vp(max(lead, 0)))
     assert end["vp"] == [vp, 20 - vp]
     assert oracle.record.hands[-1].timeout == 1, "the record says who ran out of time"
+
+    # The finished-match list gives the same technical score and the smazzate scored: the
+    # first one (the second, cut by the timeout, does not count).
+    with play_server.client() as client:
+        listed = [m for m in client.get("/api/matches").json() if m["table"] == played.table]
+    assert [(m["ended"], m["winner"], m["mp"], m["vp"], m["smazzate"]) for m in listed] == [
+        ("timeout", 0, end["mp"], end["vp"], 1)
+    ]

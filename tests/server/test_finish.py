@@ -64,6 +64,19 @@ def test_a_chess_clock_without_turn_timer_ends_with_its_record(tmp_path: Path) -
     assert replay(record).error is None
 
 
+def test_finished_matches_list_the_smazzate_played(tmp_path: Path) -> None:
+    """``GET /api/matches`` says how many smazzate each finished match scored."""
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with running_app(tmp_path) as app:
+            table = await _bot_match(app, smazzate=2)
+            listed: list[dict[str, Any]] = (await app.http.get("/api/matches")).json()
+            return [m for m in listed if m["table"] == table]
+
+    (match,) = asyncio.run(scenario())
+    assert match["ended"] == "complete" and match["smazzate"] == 2, match
+
+
 def test_a_record_that_cannot_be_written_still_ends_the_match(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -421,6 +421,67 @@ def test_match_records(db_url: str) -> None:
     asyncio.run(main())
 
 
+def test_matches_count_the_smazzate_finished_in_each_match(db_url: str) -> None:
+    """``smazzate``: the match's smazzate that ended (scored), from the smazzate log; the one a
+    timeout cut (dealt, never ended) is not counted (T14), nor those of another match."""
+
+    async def main() -> None:
+        async with opened(db_url) as store:
+            await new_table(store, "T")
+            await new_table(store, "U")
+            for number in (1, 2, 3):  # match 1 of T: two smazzate scored, the third cut
+                await store.log_smazzata("T", smazzata(number, number * 10))
+            for number in (1, 2):
+                await store.end_smazzata("T", 1, number, result=[100, -20], ended="closing")
+            await store.log_match(
+                "T",
+                1,
+                players=["Gino", "bot greedy"],
+                totals=[200, -40],
+                winner=1,
+                ended="timeout",
+                record="r",
+                mp=[-355, 355],
+                vp=[6, 14],
+            )
+            # Match 2 of the same table: one smazzata, ended by the stock.
+            await store.log_smazzata("T", smazzata(1, 50, match_no=2))
+            await store.end_smazzata("T", 2, 1, result=[0, 0], ended="stock")
+            await store.log_match(
+                "T",
+                2,
+                players=["Gino", "bot greedy"],
+                totals=[0, 0],
+                winner=None,
+                ended="complete",
+                record="r",
+            )
+            # U's match was cut in its first smazzata: nothing scored.
+            await store.log_smazzata("U", smazzata(1, 1))
+            await store.log_match(
+                "U",
+                1,
+                players=["Ugo", "Gino"],
+                totals=[0, 0],
+                winner=0,
+                ended="timeout",
+                record="r",
+                mp=[355, -355],
+                vp=[14, 6],
+            )
+            found = {(m.table_id, m.match_no): m for m in await store.matches()}
+            assert {key: m.smazzate for key, m in found.items()} == {
+                ("T", 1): 2,
+                ("T", 2): 1,
+                ("U", 1): 0,
+            }
+            assert (found["T", 1].mp, found["T", 1].vp) == ([-355, 355], [6, 14])
+            mine = await store.matches(user_name="Ugo", public_only=False)
+            assert [(m.table_id, m.smazzate) for m in mine] == [("U", 0)]
+
+    asyncio.run(main())
+
+
 def test_many_concurrent_writes_never_fail_with_a_locked_database(db_url: str) -> None:
     """Hundreds of players arriving in the same second (guest accounts, sessions, tables and seats
     written concurrently, while a table appends actions): every write succeeds and lands."""

@@ -125,6 +125,8 @@ class MatchInfo:
     mp: list[int] | None = None
     """Match points by line when they apply: T14's technical score after a timeout."""
     vp: list[int] | None = None
+    smazzate: int = 0
+    """The smazzate finished in the match (scored); one cut by a timeout is not counted (T14)."""
 
 
 def hash_token(token: str) -> str:
@@ -612,14 +614,25 @@ class Store:
     ) -> list[MatchInfo]:
         """The last finished matches (of ``user_name``'s, if given); ``public_only``: of
         public tables only (a private table's id is its invitation, issue 19)."""
+        match, smazzata = models.MatchLog, models.SmazzataLog
+        # The smazzate log keeps every dealt smazzata; a finished one has its end (``ended``,
+        # a plain string column, NULL until then; ``result`` is JSON, whose None is not NULL).
+        finished = (
+            select(func.count())
+            .where(
+                smazzata.table_id == match.table_id,
+                smazzata.match_no == match.match_no,
+                smazzata.ended.is_not(None),
+            )
+            .correlate(match)
+            .scalar_subquery()
+        )
         async with self.sessions() as session:
-            query = select(models.MatchLog).order_by(models.MatchLog.finished_at.desc())
+            query = select(match, finished).order_by(match.finished_at.desc())
             if public_only:
                 table = models.GameTable
-                query = query.join(table, table.id == models.MatchLog.table_id).where(
-                    table.public.is_(True)
-                )
-            rows = (await session.scalars(query.limit(limit * 4 if user_name else limit))).all()
+                query = query.join(table, table.id == match.table_id).where(table.public.is_(True))
+            rows = (await session.execute(query.limit(limit * 4 if user_name else limit))).all()
         out = [
             MatchInfo(
                 r.table_id,
@@ -631,8 +644,9 @@ class Store:
                 r.ended,
                 None if r.mp is None else list(r.mp),
                 None if r.vp is None else list(r.vp),
+                smazzate=int(count or 0),
             )
-            for r in rows
+            for r, count in rows
             if user_name is None or user_name in r.players
         ]
         return out[:limit]

@@ -56,6 +56,7 @@ async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dic
             # T14: after a timeout the totals may be 0-0; the MP say who won and by how much.
             "mp": r.mp,
             "vp": r.vp,
+            "smazzate": r.smazzate,
         }
         for r in rows
     ]

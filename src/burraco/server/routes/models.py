@@ -79,6 +79,10 @@ class MatchOut(BaseModel):
         None, description="Match points by line when they apply (T14's technical score)"
     )
     vp: list[int] | None = Field(None, description="Victory points by line when they apply")
+    smazzate: int = Field(
+        description="The smazzate finished (scored) in the match; one cut by a timeout is not"
+        " counted (T14)"
+    )
 
 
 class ReplayStepOut(BaseModel):

@@ -6,7 +6,7 @@ import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { clockEach, describeConfig } from "./play.js";
 import { QuickPlayPanel } from "./quickplaypanel.js";
-import { botLabel } from "./tableview.js";
+import { botLabel, recordPlayerName } from "./tableview.js";
 
 export function errorText(error) {
   const code = error && error.code ? error.code : "generic";
@@ -22,6 +22,50 @@ export function brand() {
 
 export function langButton(ctx) {
   return h("button", { type: "button", class: "lang-btn", title: t("lang.switch.title"), onclick: () => ctx.toggleLanguage() }, t("lang.switch"));
+}
+
+/** The players of a finished match by line (seats i and i + 2 at four, each seat its own line
+ * otherwise), as the lines of `totals`. */
+function matchLines(m) {
+  const lines = m.totals.length;
+  const names = m.players.map((name, seat) => recordPlayerName(name, seat, m.players.length));
+  return m.totals.map((_, line) => names.filter((_, seat) => seat % lines === line).join(" & "));
+}
+
+/** A finished match of the lobby's list: a line per side (winner in bold with a crown, totals,
+ * T14's MP and VP, "lost on time" on the line that ran out), then who won, the smazzate scored
+ * and when. After a timeout the totals may well be 0-0: the technical score says who won. */
+function matchSummary(m) {
+  const names = matchLines(m);
+  const winner = Number.isInteger(m.winner) ? m.winner : null;
+  const technical = (m.ended === "timeout" || m.ended === "forfeit") && Array.isArray(m.mp) && winner !== null;
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  const lines = names.map((name, line) => {
+    const won = line === winner;
+    const lost = technical && !won;
+    return h("li", { class: `match-line${won ? " winner" : ""}${lost ? " lost" : ""}`, dataset: { line: String(line) } },
+      won ? h("span", { class: "crown", "aria-hidden": "true", text: "♛" }) : null,
+      h("span", { class: "who", text: name }),
+      h("span", { class: "total", text: String(m.totals[line]) }),
+      Array.isArray(m.mp) && Array.isArray(m.vp)
+        ? h("span", { class: "mpvp", text: t("lobby.match.mpvp", { mp: signed(m.mp[line]), vp: m.vp[line] }) })
+        : null,
+      lost ? h("span", { class: "lost-label", text: t(m.ended === "timeout" ? "lobby.match.lost_timeout" : "lobby.match.lost_forfeit") }) : null,
+    );
+  });
+  const outcome = winner !== null
+    ? t("lobby.match.wins", { name: names[winner] ?? "" })
+    : t(m.ended === "forfeit" ? "lobby.match.no_winner" : "lobby.match.draw");
+  const facts = [];
+  if (technical) facts.push(t("lobby.match.technical"));
+  if (Number.isInteger(m.smazzate)) facts.push(t("lobby.match.smazzate", { n: m.smazzate }));
+  facts.push(new Date(m.finished_at).toLocaleString());
+  return h("div", { class: "row-main" },
+    h("ul", { class: "match-lines" }, lines),
+    h("span", { class: "match-facts" },
+      h("strong", { class: "match-winner", text: outcome }),
+      h("span", { class: "muted", text: ` · ${facts.join(" · ")}` })),
+  );
 }
 
 // ----------------------------------------------------------------------------------- lobby
@@ -285,11 +329,8 @@ export class LobbyScreen {
     const matches = this.root.querySelector(".match-list");
     if (matches) {
       const rows = this.matches.slice(0, 30).map((m) =>
-        h("li", { class: "row" },
-          h("div", { class: "row-main" },
-            h("span", { class: "row-title", text: m.players.join(" · ") }),
-            h("span", { class: "muted", text: `${m.totals.join(" – ")} · ${new Date(m.finished_at).toLocaleString()}` }),
-          ),
+        h("li", { class: "row", dataset: { match: `${m.table}:${m.match}`, ended: m.ended } },
+          matchSummary(m),
           h("div", { class: "row-actions" },
             h("button", { type: "button", class: "btn small", dataset: { cmd: "replay" }, onclick: () => this.ctx.navigate(`/?replay=${encodeURIComponent(m.table)}&match=${m.match}`) }, t("lobby.replay")),
             h("a", { class: "btn small ghost", href: recordUrl(m.table, m.match), download: `burraco-${m.table}-${m.match}.toml`, text: t("lobby.download") }),

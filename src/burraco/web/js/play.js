@@ -10,7 +10,7 @@ import { Connection } from "./conn.js";
 import { actionReasons, refusalText, ruleNote, showReasons } from "./explain.js";
 import { formatClock, h, icon, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
-import { endedText, historyTable, sheetTable } from "./scoresheet.js";
+import { endedText, historyTable, sheetTable, technicalTable } from "./scoresheet.js";
 import { TableModel } from "./tablemodel.js";
 import { HandOrder, groupMelds } from "./handorder.js";
 import { turnTitle } from "./notify.js";
@@ -859,13 +859,22 @@ export class TableScreen {
     const names = this.lineNames();
     const winner = final.winner === null || final.winner === undefined ? t("final.draw") : t("final.winner", { name: names[final.winner] ?? "" });
     const matchNo = info ? info.match_no : 1;
-    return h("div", { class: "sheet-box final", dataset: { final: "true" } },
+    const scores = (match && match.scores) || [];
+    // T14: lost on time (or by forfeit), the technical score decides, whatever the totals (often
+    // 0-0 when the first smazzata was cut): say who lost, and show the MP and VP by line.
+    const technical = (final.ended === "timeout" || final.ended === "forfeit") && Array.isArray(final.mp) && Number.isInteger(final.winner);
+    const cut = this.model.log.findLast((e) => e.kind === final.ended);
+    const loser = cut && Number.isInteger(cut.seat) ? seatName(info ? info.seats : [], cut.seat) : names.find((_, line) => line !== final.winner);
+    return h("div", { class: "sheet-box final", dataset: { final: "true", ended: final.ended || "" } },
       h("h2", { id: "modal-title", text: t("final.title") }),
       h("p", { class: "final-winner", text: winner }),
+      technical ? h("p", { class: "final-reason", text: t(final.ended === "timeout" ? "final.ran_out" : "final.forfeited", { name: loser ?? "" }) }) : null,
       final.ended === "timeout" ? h("p", { class: "muted", text: t("final.timeout") }) : null,
+      h("p", { class: "final-smazzate", text: t("final.smazzate", { n: scores.length }) }),
       this.model.sheet ? sheetTable(this.model.sheet.score, names, null) : null,
       this.model.sheet && this.model.sheet.hands ? this.handsLeft(this.model.sheet.hands) : null,
-      historyTable(match ? match.scores : [], names, final.totals, final),
+      scores.length ? historyTable(scores, names, final.totals, technical ? null : final) : null,
+      technical ? technicalTable(names, final, scores.length ? null : final.totals) : null,
       h("div", { class: "modal-actions" },
         this.model.you !== null ? h("button", { type: "button", class: "btn primary", dataset: { cmd: "rematch" }, text: t("final.rematch") }) : null,
         h("a", { class: "btn", href: `/?replay=${encodeURIComponent(this.id)}&match=${matchNo}`, dataset: { link: "replay" }, text: t("final.replay") }),

@@ -7,7 +7,7 @@ import { cardsText } from "./cards.js";
 import { h, icon, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { endedText, historyTable, sheetTable } from "./scoresheet.js";
-import { botLabel, layoutHand, lineName, renderFelt } from "./tableview.js";
+import { layoutHand, lineName, recordPlayerName, renderFelt } from "./tableview.js";
 
 export class ReplayScreen {
   constructor(app, ctx, tableId, matchNo) {
@@ -102,16 +102,7 @@ export class ReplayScreen {
   }
 
   names() {
-    // Records name bots "Bot Expert" or "Bot Expert 3" (older ones "bot LEVEL"): say it in
-    // the page's language.
-    return this.data
-      ? this.data.players.map((name, seat, all) => {
-        const bot = /^bot (\S+)$/.exec(name) || /^Bot (Beginner|Easy|Expert|Champion)(?: \d+)?$/.exec(name);
-        if (!bot) return name;
-        const level = botLabel(BOT_TITLES[bot[1]] || bot[1]);
-        return all.length >= 3 ? t("seat.bot.n", { level, n: seat + 1 }) : t("seat.bot", { level });
-      })
-      : [];
+    return this.data ? this.data.players.map((name, seat, all) => recordPlayerName(name, seat, all.length)) : [];
   }
 
   actionText(text) {
@@ -198,9 +189,6 @@ export class ReplayScreen {
     this.root.dataset.step = String(this.step);
   }
 }
-
-/** The English titles records give bots (bots/registry.py BOT_NAMES) back to their levels. */
-const BOT_TITLES = { Beginner: "random", Easy: "greedy", Expert: "heuristic", Champion: "search" };
 
 /** The step's action as the felt's "last move" (tableview.js lastMove reads engine-event
  * shapes): a record's text names the seat, the verb and its cards; a new meld is the line's

@@ -76,3 +76,20 @@ export function historyTable(scores, lineNames, totals, final) {
   }
   return h("table", { class: "sheet history" }, h("thead", {}, head), h("tbody", {}, rows));
 }
+
+/** T14's technical score of a match lost on time (or by forfeit): MP and VP by line, and the
+ * match totals when no smazzata was scored (then they are no history's last row). */
+export function technicalTable(lineNames, final, totals) {
+  const head = h("tr", {}, h("th", { scope: "col", text: t("sheet.item") }), lineNames.map((n) => h("th", { scope: "col", text: n })));
+  const rows = [];
+  if (totals) {
+    rows.push(h("tr", { class: "sheet-match" }, h("th", { scope: "row", text: t("sheet.totals") }), totals.map((n) => h("td", { text: String(n) }))));
+  }
+  rows.push(h("tr", { class: "technical-mp" }, h("th", { scope: "row", text: t("sheet.mp") }), final.mp.map((n) => h("td", { text: signed(n) }))));
+  if (final.vp) {
+    rows.push(h("tr", { class: "technical-vp" }, h("th", { scope: "row", text: t("sheet.vp") }), final.vp.map((n) => h("td", { text: String(n) }))));
+  }
+  return h("table", { class: "sheet technical" },
+    h("caption", { text: t("final.technical") }),
+    h("thead", {}, head), h("tbody", {}, rows));
+}

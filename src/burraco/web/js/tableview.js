@@ -14,6 +14,19 @@ export function botLabel(level) {
   return known.includes(name) ? t(key) : name;
 }
 
+/** The English titles records give bots (bots/registry.py BOT_NAMES) back to their levels. */
+const BOT_TITLES = { Beginner: "random", Easy: "greedy", Expert: "heuristic", Champion: "search" };
+
+/** A player's name as a record or the match list stores it, for a person to read: records name
+ * bots "Bot Expert" or "Bot Expert 3" (older ones "bot LEVEL"), said in the page's language,
+ * numbered by seat with 3 or 4 players. */
+export function recordPlayerName(name, seat, players) {
+  const bot = /^bot (\S+)$/.exec(name) || /^Bot (Beginner|Easy|Expert|Champion)(?: \d+)?$/.exec(name);
+  if (!bot) return name;
+  const level = botLabel(BOT_TITLES[bot[1]] || bot[1]);
+  return players >= 3 ? t("seat.bot.n", { level, n: seat + 1 }) : t("seat.bot", { level });
+}
+
 export function presetName(preset) {
   return has(`preset.${preset}`) ? t(`preset.${preset}`) : preset;
 }
