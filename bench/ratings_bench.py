@@ -4,10 +4,10 @@ and 1,000,000 rated matches in PostgreSQL"). One command:
 
 A temporary database gets the schema (the migrations), then a generator fills it with COPY:
 100,000 players with a 2-player rating each, and 1,000,000 rated matches spread over twelve
-months as two history rows each (2,000,000 rows; the ``ratings`` rows agree with the last
-history row of each player). Then each question the pages ask is timed through
-``RatingStore`` (its real queries, over SQLAlchemy and asyncpg) ``--requests`` times with
-random parameters: the overall board (a random page among the first 200), the provisional
+months as two history rows each (2,000,000 rows; the ``ratings`` and ``rating_months`` rows
+agree with the history, as ``rate_match`` keeps them). Then each question the pages ask is
+timed through ``RatingStore`` (its real queries, over SQLAlchemy and asyncpg) ``--requests``
+times with random parameters: the overall board (a random page among the first 200), the provisional
 board, a month's board, and a profile (ratings and history). Reported: p50 and p99 in ms; the
 baseline in the same run is the cheapest possible query (``SELECT 1``) over the same
 connection pool, so that the figures show what the queries themselves cost."""
@@ -54,6 +54,7 @@ async def fill(url: str, rng: random.Random) -> None:
         sigma = dict.fromkeys(range(1, PLAYERS + 1), 350.0)
         played = dict.fromkeys(mu, 0)
         history = []
+        months: dict[tuple[int, str], list[float]] = {}  # (user, month) -> [mu, sigma, delta, n]
         span = (datetime(2026, 12, 31, tzinfo=UTC) - START).total_seconds()
         moments = sorted(rng.random() * span for _ in range(MATCHES))
         for number, offset in enumerate(moments):
@@ -66,6 +67,10 @@ async def fill(url: str, rng: random.Random) -> None:
                 mu[who] += delta
                 sigma[who] = max(60.0, sigma[who] * 0.97)
                 played[who] += 1
+                month = months.setdefault((who, at.strftime("%Y-%m")), [0.0, 0.0, 0.0, 0])
+                month[0], month[1] = mu[who], sigma[who]
+                month[2] += delta
+                month[3] += 1
                 history.append(
                     (
                         who,
@@ -112,6 +117,14 @@ async def fill(url: str, rng: random.Random) -> None:
                 "abandoned",
                 "updated_at",
             ],
+        )
+        await conn.copy_records_to_table(
+            "rating_months",
+            records=[
+                (who, "2p", month, mu_, sigma_, delta, int(n))
+                for (who, month), (mu_, sigma_, delta, n) in months.items()
+            ],
+            columns=["user_id", "mode", "month", "mu", "sigma", "delta", "matches"],
         )
         await conn.execute("ANALYZE")
     finally:

@@ -1,5 +1,5 @@
-"""The schema of ratings (tables ``ratings``, ``rating_history``, ``rated_matches``; migration
-``0005_ratings``).
+"""The schema of ratings (tables ``ratings``, ``rating_history``, ``rating_months``,
+``rated_matches``; migration ``0005_ratings``).
 
 A player's current rating per mode is one row, updated in the transaction that rates a match;
 each rated match adds one history row per person (the profile's chart, the monthly
@@ -59,6 +59,28 @@ class RatingEvent(Base):
         Index("ix_rating_history_user", "user_id", "mode", "at"),
         Index("ix_rating_history_mode_at", "mode", "at"),
     )
+
+
+class RatingMonth(Base):
+    """A player's month in a mode: the monthly leaderboard reads these rows by index instead
+    of aggregating the month's history (bench/ratings_bench.py)."""
+
+    __tablename__ = "rating_months"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    mode: Mapped[str] = mapped_column(String(4), primary_key=True)
+    month: Mapped[str] = mapped_column(String(7), primary_key=True)
+    """``YYYY-MM`` (UTC)."""
+    mu: Mapped[float] = mapped_column(Float)
+    """The rating after the player's last rated match of the month."""
+    sigma: Mapped[float] = mapped_column(Float)
+    delta: Mapped[float] = mapped_column(Float)
+    """The month's change."""
+    matches: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_rating_months_board", "mode", "month", "mu"),)
 
 
 class RatedMatch(Base):

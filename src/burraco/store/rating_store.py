@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from burraco.ratings import (
     PRESETS,
@@ -194,6 +195,9 @@ class RatingStore:
                             result=result,
                         )
                     )
+                    await self._add_to_month(
+                        session, uid, mode, now=now, new=new, delta=new.mu - before.mu
+                    )
                     if result == "held":
                         continue
                     row = rows.get(uid)
@@ -209,6 +213,35 @@ class RatingStore:
                     row.draws += result == "draw"
                     row.abandoned += result == "abandoned"
         return sorted(changes, key=lambda c: c.seat)
+
+    async def _add_to_month(
+        self,
+        session: AsyncSession,
+        uid: int,
+        mode: Mode,
+        *,
+        now: datetime,
+        new: Rating,
+        delta: float,
+    ) -> None:
+        month = now.astimezone(UTC).strftime("%Y-%m")
+        row = await session.get(m.RatingMonth, (uid, mode.value, month), with_for_update=True)
+        if row is None:
+            session.add(
+                m.RatingMonth(
+                    user_id=uid,
+                    mode=mode.value,
+                    month=month,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    delta=delta,
+                    matches=1,
+                )
+            )
+            return
+        row.mu, row.sigma = new.mu, new.sigma
+        row.delta += delta
+        row.matches += 1
 
     def _row(self, rating: m.PlayerRating, name: str) -> RatingRow:
         value = Rating(rating.mu, rating.sigma)
@@ -281,29 +314,21 @@ class RatingStore:
                     LeaderRow(uid, name, Rating(mu, sigma), matches, None)
                     for uid, name, mu, sigma, matches in (await session.execute(query)).all()
                 ]
-            start, end = _month_bounds(*month)
-            h = m.RatingEvent
-            played = (
-                select(
-                    h.user_id.label("uid"),
-                    func.max(h.id).label("last"),
-                    func.sum(h.delta).label("delta"),
-                    func.count().label("n"),
+            start, _ = _month_bounds(*month)
+            mo = m.RatingMonth
+            monthly = (
+                select(mo.user_id, models.User.name, mo.mu, mo.sigma, mo.matches, mo.delta)
+                .join(models.User, models.User.id == mo.user_id)
+                .where(
+                    mo.mode == mode.value,
+                    mo.month == start.strftime("%Y-%m"),
+                    mo.sigma > cut if provisional else mo.sigma <= cut,
                 )
-                .where(h.mode == mode.value, h.at >= start, h.at < end)
-                .group_by(h.user_id)
-                .subquery()
-            )
-            query = (
-                select(h.user_id, models.User.name, h.mu, h.sigma, played.c.n, played.c.delta)
-                .join(played, and_(h.id == played.c.last))
-                .join(models.User, models.User.id == h.user_id)
-                .where(h.sigma > cut if provisional else h.sigma <= cut)
-                .order_by(h.mu.desc(), h.user_id)
+                .order_by(mo.mu.desc(), mo.user_id)
                 .limit(limit)
                 .offset(offset)
             )
-            found: list[Any] = list((await session.execute(query)).all())
+            found: list[Any] = list((await session.execute(monthly)).all())
             return [
                 LeaderRow(row[0], row[1], Rating(row[2], row[3]), int(row[4]), float(row[5]))
                 for row in found

@@ -53,6 +53,19 @@ def upgrade() -> None:
     op.create_index("ix_rating_history_user", "rating_history", ["user_id", "mode", "at"])
     op.create_index("ix_rating_history_mode_at", "rating_history", ["mode", "at"])
     op.create_table(
+        "rating_months",
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("mode", sa.String(length=4), nullable=False),
+        sa.Column("month", sa.String(length=7), nullable=False),
+        sa.Column("mu", sa.Float(), nullable=False),
+        sa.Column("sigma", sa.Float(), nullable=False),
+        sa.Column("delta", sa.Float(), nullable=False),
+        sa.Column("matches", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("user_id", "mode", "month"),
+    )
+    op.create_index("ix_rating_months_board", "rating_months", ["mode", "month", "mu"])
+    op.create_table(
         "rated_matches",
         sa.Column("table_id", sa.String(length=16), nullable=False),
         sa.Column("match_no", sa.Integer(), nullable=False),
@@ -64,6 +77,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("rated_matches")
+    op.drop_index("ix_rating_months_board", table_name="rating_months")
+    op.drop_table("rating_months")
     op.drop_index("ix_rating_history_mode_at", table_name="rating_history")
     op.drop_index("ix_rating_history_user", table_name="rating_history")
     op.drop_table("rating_history")
