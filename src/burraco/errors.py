@@ -79,6 +79,9 @@ class ErrorCode(StrEnum):
 
     NO_SUCH_PLAYER = "no_such_player"
     GUEST_NOT_RATED = "guest_not_rated"
+    BAD_TOKEN = "bad_token"
+    MAIL_UNAVAILABLE = "mail_unavailable"
+    BAD_EMAIL = "bad_email"
     # The server itself.
     NO_SUCH_ROUTE = "no_such_route"
     METHOD_NOT_ALLOWED = "method_not_allowed"

@@ -296,6 +296,44 @@ async def _quickplay(c: Checker) -> None:
     )
 
 
+async def _account(c: Checker) -> None:
+    body = await c.call("POST", "/api/register", 201, json={"name": "Elsa", "password": PASSWORD})
+    c.app.http.cookies.clear()
+    elsa = {"Authorization": f"Bearer {body['token']}"}
+    guest, _ = await _guest(c)
+    await c.call("GET", "/api/account", 200, headers=elsa)
+    await c.call("GET", "/api/account", 401)
+    await c.call("GET", "/api/account", 403, headers=guest)
+    mail = {"email": "elsa@example.org"}
+    await c.call(
+        "POST", "/api/account/email", 503, json=mail, headers=elsa, code="mail_unavailable"
+    )
+    await c.call("POST", "/api/account/email", 401, json=mail)
+    await c.call("POST", "/api/account/email", 422, json={}, headers=elsa)
+    await c.call("POST", "/api/account/verify", 400, json={"token": "x" * 20}, code="bad_token")
+    await c.call("POST", "/api/account/verify", 422, json={})
+    await c.call("POST", "/api/password/forgot", 503, json=mail, code="mail_unavailable")
+    await c.call("POST", "/api/password/forgot", 422, json={})
+    await c.call("POST", "/api/password/reset", 400, json={"token": "x" * 20, "password": "x"})
+    await c.call("POST", "/api/password/reset", 422, json={})
+    change = {"current": PASSWORD, "new": "un'altra lunga"}
+    await c.call(
+        "POST", "/api/account/password", 401, json=change | {"current": "no"}, headers=elsa
+    )
+    await c.call("POST", "/api/account/password", 422, json={}, headers=elsa)
+    await c.call("POST", "/api/account/password", 204, json=change, headers=elsa)
+    await c.call("POST", "/api/account/standings", 409, json={"wanted": True}, headers=elsa)
+    await c.call("POST", "/api/account/standings", 204, json={"wanted": False}, headers=elsa)
+    await c.call("POST", "/api/account/standings", 422, json={}, headers=elsa)
+    await c.call("GET", "/api/account/export", 200, headers=elsa)
+    await c.call("GET", "/api/account/export", 403, headers=guest)
+    await c.call("POST", "/api/account/logout-everywhere", 401)
+    await c.call("DELETE", "/api/account", 422, json={}, headers=elsa)
+    await c.call("DELETE", "/api/account", 401, json={"password": "no"}, headers=elsa)
+    await c.call("DELETE", "/api/account", 204, json={"password": "un'altra lunga"}, headers=elsa)
+    await c.call("POST", "/api/account/logout-everywhere", 200, headers=guest)
+
+
 def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
     async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
         async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
@@ -308,6 +346,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _tournaments(checker)
             await _ratings(checker)
             await _quickplay(checker)
+            await _account(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
             return checker.seen, everything
 

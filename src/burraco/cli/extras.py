@@ -24,6 +24,7 @@ EXTRAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("orjson", "orjson"),
         ("confusable-homoglyphs", "confusable_homoglyphs"),
         ("openskill", "openskill"),
+        ("aiosmtplib", "aiosmtplib"),
     ),
     "charts": (("matplotlib", "matplotlib"),),
     "postgres": (("asyncpg", "asyncpg"),),

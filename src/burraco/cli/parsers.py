@@ -240,6 +240,13 @@ def add_serve_parser(commands: Commands) -> None:
     )
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
     parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits")
+    mail = parser.add_argument_group("account mail (verification, password reset)")
+    mail.add_argument("--smtp-host", help="SMTP server (default: no mail is sent)")
+    mail.add_argument("--smtp-port", type=int, default=25, help="SMTP port (25)")
+    mail.add_argument("--smtp-starttls", action="store_true", help="upgrade with STARTTLS")
+    mail.add_argument("--smtp-username", help="SMTP login (password: BURRACO_SMTP_PASSWORD)")
+    mail.add_argument("--mail-from", default="Burraco <burraco@localhost>", help="sender")
+    mail.add_argument("--public-url", help="the site's address for links in mails")
     parser.add_argument(
         "--disconnect-grace", type=float, default=60.0, help="seconds before a bot takes a seat"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,6 +32,13 @@ def run(args: argparse.Namespace) -> int:
         secure_cookies=args.secure_cookies,
         allowed_origin_hosts=tuple(args.allowed_origin_host),
         test_seed=args.test_seed,
+        smtp_host=args.smtp_host,
+        smtp_port=args.smtp_port,
+        smtp_starttls=args.smtp_starttls,
+        smtp_username=args.smtp_username,
+        smtp_password=os.environ.get("BURRACO_SMTP_PASSWORD"),
+        mail_from=args.mail_from,
+        public_url=args.public_url,
     )
     if args.test_seed is not None:
         logging.getLogger("burraco.server").warning(

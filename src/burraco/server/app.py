@@ -23,6 +23,7 @@ from .headers import SecurityHeaders
 from .hub import Hub
 from .ratelimit import FailureDelay, RateLimiter
 from .routes import (
+    account,
     accounts,
     history,
     info,
@@ -66,7 +67,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.login_failures = FailureDelay()
     errors.install(app)
     app.add_middleware(SecurityHeaders)
-    for area in (accounts, lobby, lessons, history, info, ratings, quickplay, rulesets, ws):
+    for area in (
+        accounts,
+        account,
+        lobby,
+        lessons,
+        history,
+        info,
+        ratings,
+        quickplay,
+        rulesets,
+        ws,
+    ):
         area.install(app)
     club_routes.install(app)  # /api/club/... (before the static files mounted at /)
     tournament_routes.install(app)  # /api/tournaments/...

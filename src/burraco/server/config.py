@@ -77,6 +77,16 @@ class ServerConfig:
     gc_sweep_check_seconds: float = 300.0
     """Seconds between two counts of the frozen objects, which decide a full sweep."""
     """Worker processes for the search bots (cheap bots run in threads)."""
+    smtp_host: str | None = None
+    """The SMTP server account mails go through (verification, password reset, standings);
+    None: no mail, and the features that need it say so."""
+    smtp_port: int = 25
+    smtp_starttls: bool = False
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    mail_from: str = "Burraco <burraco@localhost>"
+    public_url: str | None = None
+    """The address people reach the site at, for the links in mails (None: the request's)."""
     test_seed: int | None = None
     """FOR TESTS ONLY: deal from ``random.Random(test_seed)`` instead of the CSPRNG
     (``fairness.use_test_seed``); predictable deals, never for a real server."""

@@ -9,11 +9,13 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from burraco.store import RatingStore, Store, UserInfo
+from burraco.store import AccountStore, RatingStore, Store, UserInfo
+from burraco.store.store import hash_token
 
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
+from .mailer import Mailer
 from .quickplay import QuickPlay
 from .ratelimit import RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
@@ -36,6 +38,8 @@ class Hub:
         self.config = config
         self.store = store
         self.ratings = RatingStore(store)
+        self.accounts = AccountStore(store)
+        self.mailer = Mailer(config)
         self.quickplay = QuickPlay(self)
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
@@ -197,6 +201,15 @@ class Hub:
         """Close the connections opened with a session that has just ended (a logout): a
         socket must not outlive the login it was opened with. Returns how many."""
         ended = [c for c in self.connections if c.session == token]
+        for conn in ended:
+            conn.close()
+        return len(ended)
+
+    def end_sessions_hashed(self, hashes: Sequence[str]) -> int:
+        """Close the connections opened with any of these sessions (by their stored hash):
+        a password change or "log out everywhere" ends them at once."""
+        wanted = set(hashes)
+        ended = [c for c in self.connections if c.session and hash_token(c.session) in wanted]
         for conn in ended:
             conn.close()
         return len(ended)

@@ -2,6 +2,7 @@
 manager's tables (``club``, ``club_models``).
 """
 
+from .account_store import AccountInfo, AccountStore, AddressTaken, SessionRow, TokenError
 from .club import ClubStore, ClubTx
 from .migrate import Applied
 from .rating_store import HistoryPoint, LeaderRow, RatingChange, RatingRow, RatingStore
@@ -30,7 +31,10 @@ from .tournament_store import (
 )
 
 __all__ = [
+    "AccountInfo",
+    "AccountStore",
     "ActionRecord",
+    "AddressTaken",
     "Applied",
     "ChatRecord",
     "ClubStore",
@@ -49,9 +53,11 @@ __all__ = [
     "RoundInfo",
     "RoundTableInfo",
     "SeatInfo",
+    "SessionRow",
     "SmazzataRecord",
     "Store",
     "TableInfo",
+    "TokenError",
     "TournamentData",
     "TournamentInfo",
     "TournamentStore",

@@ -37,6 +37,10 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
+    """A verified address (lower case), or None; set only through its verification link."""
+    mail_standings: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The player asked to receive online tournaments' standings by e-mail."""
 
 
 class Session(Base):

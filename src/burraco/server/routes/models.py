@@ -239,3 +239,22 @@ class QuickPlayOut(BaseModel):
     waiting: int | None = Field(None, description="How many wait in the user's queue")
     table: str | None = None
     queues: list[QueueOut] | None = Field(None, description="GET: every queue with people")
+
+
+class SessionInfoOut(BaseModel):
+    id: str = Field(description="The start of the session's hash (to tell them apart)")
+    created_at: str
+    expires_at: str
+    current: bool
+
+
+class AccountOut(BaseModel):
+    name: str
+    email: str | None = Field(description="The verified address, or null")
+    mail_standings: bool
+    mail: bool = Field(description="Whether this server sends mail at all")
+    sessions: list[SessionInfoOut]
+
+
+class SentOut(BaseModel):
+    sent: bool = Field(description="Always true: the answer never tells whether a mail went")
