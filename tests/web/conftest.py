@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,7 +62,9 @@ def _free_port() -> int:
         return port
 
 
-def start_server(data_dir: Path, *, seed: int, bot_delay: float = 0.05) -> Server:
+def start_server(
+    data_dir: Path, *, seed: int, bot_delay: float = 0.05, extra: Sequence[str] = ()
+) -> Server:
     port = _free_port()
     log = data_dir / "server.log"
     command = [
@@ -80,6 +82,7 @@ def start_server(data_dir: Path, *, seed: int, bot_delay: float = 0.05) -> Serve
         str(seed),
         "--log-level",
         "warning",
+        *extra,
     ]
     env = dict(os.environ, PYTHONHASHSEED="0")
     with log.open("wb") as out:

@@ -1,10 +1,11 @@
 // The HTTP API of docs/protocol.md. The session travels in the HttpOnly cookie the server sets.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, detail = null) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.detail = detail; // {code, params}: the precise cause, for the page's own words
   }
 }
 
@@ -29,10 +30,12 @@ async function call(method, path, body) {
     data = text;
   }
   if (!response.ok) {
-    const detail = data && typeof data === "object" ? data.detail || data : {};
-    const code = typeof detail === "object" && detail.error ? detail.error : `http_${response.status}`;
-    const message = typeof detail === "object" ? detail.message : String(detail);
-    throw new ApiError(response.status, code, message);
+    // {error, message, detail?} (docs/protocol.md); an older or foreign answer may nest it.
+    const body = data && typeof data === "object" ? (data.error ? data : data.detail || {}) : {};
+    const code = typeof body === "object" && body.error ? body.error : `http_${response.status}`;
+    const message = typeof body === "object" ? body.message : String(body);
+    const detail = body && typeof body.detail === "object" && !Array.isArray(body.detail) ? body.detail : null;
+    throw new ApiError(response.status, code, message, detail);
   }
   return data;
 }
@@ -67,6 +70,15 @@ export const api = {
     return call("GET", `/api/ratings/${encodeURIComponent(mode)}${tail ? `?${tail}` : ""}`);
   },
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  account: () => call("GET", "/api/account"),
+  accountEmail: (email, lang) => call("POST", "/api/account/email", { email, lang }),
+  verifyEmail: (token) => call("POST", "/api/account/verify", { token }),
+  accountStandings: (wanted) => call("POST", "/api/account/standings", { wanted }),
+  accountPassword: (current, next) => call("POST", "/api/account/password", { current, new: next }),
+  logoutEverywhere: () => call("POST", "/api/account/logout-everywhere"),
+  deleteAccount: (password) => call("DELETE", "/api/account", { password }),
+  forgotPassword: (email, lang) => call("POST", "/api/password/forgot", { email, lang }),
+  resetPassword: (token, password) => call("POST", "/api/password/reset", { token, password }),
   quickplayJoin: (body) => call("POST", "/api/quickplay", body),
   quickplayStatus: () => call("GET", "/api/quickplay"),
   quickplayLeave: () => call("DELETE", "/api/quickplay"),

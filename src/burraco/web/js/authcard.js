@@ -49,6 +49,12 @@ export class AuthCard {
       h("div", { class: "tabs", role: "tablist" }, tab("login"), tab("register")),
       form,
       h("p", { class: "auth-error", role: "alert", text: this.message }),
+      h("p", { class: "auth-links" },
+        h("a", { href: "/?forgot", dataset: { link: "forgot" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?forgot"); }, text: t("account.forgot.link") }),
+        " · ",
+        h("a", { href: "/?privacy", onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?privacy"); }, text: t("legal.privacy") }),
+        " · ",
+        h("a", { href: "/?terms", onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?terms"); }, text: t("legal.terms") })),
     );
     return this.el;
   }

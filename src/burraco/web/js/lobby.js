@@ -160,6 +160,7 @@ export class LobbyScreen {
         user.guest
           ? h("span", { class: "user-name", text: t("lobby.guest_as", { name: user.name }) })
           : h("a", { class: "user-name", href: `/?player=${encodeURIComponent(user.name)}`, title: t("ratings.profile_title"), onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?player=${encodeURIComponent(user.name)}`); } }, user.name),
+        user.guest ? null : h("a", { class: "btn ghost small", href: "/?account", dataset: { cmd: "account" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?account"); } }, t("account.title")),
         h("a", { class: "btn ghost small", href: "/?ratings=2p", dataset: { cmd: "ratings" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?ratings=2p"); } }, t("ratings.title")),
         h("a", { class: "btn ghost small", href: "/?tournaments", dataset: { cmd: "tournaments" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?tournaments"); } }, t("tour.link")),
         h("a", { class: "btn ghost small", href: "/?club", dataset: { cmd: "clubs" }, onclick: (e) => { e.preventDefault(); this.ctx.navigate("/?club"); } }, t("club.link")),

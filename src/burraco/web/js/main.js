@@ -14,6 +14,7 @@ import { TableScreen } from "./play.js";
 import { registerWorker } from "./pwa.js";
 import { ReplayScreen } from "./replay.js";
 import { LeaderboardScreen, ProfileScreen } from "./ratingspage.js";
+import { AccountScreen, ForgotScreen, LegalScreen, ResetScreen, VerifyScreen } from "./accountpage.js";
 import { RulesScreen } from "./rulespage.js";
 import { applySettings } from "./settings.js";
 import { TournamentListScreen, TournamentScreen } from "./tournament.js";
@@ -72,6 +73,25 @@ async function route() {
     show(new ProfileScreen(app, ctx, params.get("player")));
     return;
   }
+  // The pages mailed links open, and the site's notes: no login needed.
+  if (params.get("verify")) {
+    show(new VerifyScreen(app, ctx, params.get("verify")));
+    return;
+  }
+  if (params.get("reset")) {
+    show(new ResetScreen(app, ctx, params.get("reset")));
+    return;
+  }
+  if (params.get("forgot") !== null) {
+    show(new ForgotScreen(app, ctx));
+    return;
+  }
+  for (const which of ["privacy", "terms"]) {
+    if (params.get(which) !== null) {
+      show(new LegalScreen(app, ctx, which));
+      return;
+    }
+  }
   const timerId = params.get("timer");
   if (timerId) {
     show(new TimerScreen(app, ctx, timerId));
@@ -87,6 +107,10 @@ async function route() {
   if (!ctx.user) {
     // Signing in is part of the first screen, which shows the site's life around it.
     show(new FirstScreen(app, ctx));
+    return;
+  }
+  if (params.get("account") !== null && !ctx.user.guest) {
+    show(new AccountScreen(app, ctx));
     return;
   }
   const tableId = params.get("table");

@@ -1,0 +1,117 @@
+"""Accounts that last in Chromium (issue 16), with a real SMTP server on loopback: a player
+confirms an address from his account page through the mailed link, forgets his password, gets
+a reset link by mail and logs in with the new password; the account page has no serious
+accessibility violation; the site's notes exist in both languages."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+from playwright.sync_api import Browser
+
+from tests.server.test_account_mail import Inbox
+
+from . import driver
+from .conftest import Pages, Server, start_server
+from .test_accessibility import assert_accessible
+
+
+@pytest.fixture
+def mail_site(tmp_path: Path, browser: Browser) -> Iterator[tuple[Pages, Inbox]]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    server: Server = start_server(
+        tmp_path, seed=1, extra=["--smtp-host", "127.0.0.1", "--smtp-port", str(port)]
+    )
+    pages = Pages(browser, server.url)
+    try:
+        yield pages, inbox
+    finally:
+        pages.close()
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
+        controller.stop()
+    assert not pages.errors, pages.errors
+
+
+def path_of(inbox: Inbox) -> str:
+    kind, token = inbox.link()
+    return f"/?{kind}={token}"
+
+
+def test_confirm_an_address_then_reset_a_forgotten_password(
+    mail_site: tuple[Pages, Inbox],
+) -> None:
+    pages, inbox = mail_site
+    page = pages.new()
+    driver.register(page, "Giulia")
+    page.locator('.lobby-top [data-cmd="account"]').click()
+    page.wait_for_selector(".account-page")
+    assert "Nessun indirizzo confermato" in page.locator(".account-page").inner_text()
+    assert page.locator('input[name="standings"]').is_disabled()
+    assert_accessible(page, "account")
+    page.fill('form[data-form="email"] input[name="email"]', "giulia@example.org")
+    page.locator('form[data-form="email"] button[type="submit"]').click()
+    page.locator(".notice.ok").wait_for()
+    assert "giulia@example.org" in page.locator(".notice.ok").inner_text()
+    assert inbox.messages and inbox.messages[-1][0] == ["giulia@example.org"]
+    page.goto(path_of(inbox))
+    page.locator(".notice.ok").wait_for()
+    assert "confermato" in page.locator(".notice.ok").inner_text()
+    page.goto("/?account")
+    page.wait_for_selector(".account-page")
+    assert "giulia@example.org" in page.locator(".account-page").inner_text()
+    assert page.locator('input[name="standings"]').is_enabled()
+    # Log out everywhere, then the password is "forgotten".
+    page.locator('[data-cmd="logout-everywhere"]').click()
+    page.wait_for_selector(".auth-card")
+    page.locator('.auth-card a[data-link="forgot"]').click()
+    page.fill('form[data-form="forgot"] input[name="email"]', "giulia@example.org")
+    page.locator('form[data-form="forgot"] button[type="submit"]').click()
+    page.locator(".notice.ok").wait_for()
+    assert len(inbox.messages) == 2 and "Nuova password" in inbox.messages[-1][1]["Subject"]
+    page.goto(path_of(inbox))
+    page.fill('form[data-form="reset"] input[name="password"]', "una nuova password")
+    page.locator('form[data-form="reset"] button[type="submit"]').click()
+    page.locator(".notice.ok").wait_for()
+    # The link is spent: opened again, it says so in words.
+    again = pages.new()
+    again.goto(path_of(inbox))
+    again.fill('form[data-form="reset"] input[name="password"]', "ancora un'altra")
+    again.locator('form[data-form="reset"] button[type="submit"]').click()
+    again.locator(".notice.error").wait_for()
+    assert "già stato usato" in again.locator(".notice.error").inner_text()
+    # The new password opens the account.
+    page.goto("/")
+    page.fill("#auth-name", "Giulia")
+    page.fill("#auth-password", "una nuova password")
+    page.locator('.auth-form button[type="submit"]').click()
+    page.wait_for_selector(".lobby-screen")
+
+
+def test_the_site_notes_in_both_languages(mail_site: tuple[Pages, Inbox]) -> None:
+    pages, _ = mail_site
+    page = pages.new()
+    page.goto("/?privacy")
+    page.wait_for_selector(".account-page")
+    assert page.locator("h1").inner_text() == "Privacy"
+    assert re.search(r"argon2", page.locator(".account-page").inner_text())
+    page.goto("/?terms")
+    page.wait_for_selector(".account-page")
+    assert page.locator("h1").inner_text() == "Condizioni d'uso"
+    page.locator(".page-header .lang-btn").click()
+    assert page.locator("h1").inner_text() == "Terms of use"
