@@ -28,11 +28,18 @@ def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) ->
     page.wait_for_selector(".felt")
     # Giulia does not play: her 30 s run out (T14) and the rated match is lost.
     page.locator(".modal .sheet-box[data-final]").wait_for(timeout=60000)
+    # The final sheet tells what the rated match did: Giulia down, the bot at its anchor.
+    news = page.locator(".modal .rating-news")
+    assert "Punteggi in classifica" in news.inner_text()
+    mine = news.locator("li[data-seat='0']")
+    assert mine.locator(".down").count() == 1 and "Giulia" in mine.inner_text()
+    assert news.locator("li[data-seat='1'] strong").inner_text() == "1650"
+    shown = int(mine.locator("strong").inner_text())
     page.goto("/?player=Giulia")
     card = page.locator(".mode-card[data-mode='2p']")
     card.wait_for()
     rating = int(card.locator(".big-rating strong").inner_text())
-    assert rating < 1500
+    assert rating < 1500 and rating == shown
     assert "provvisorio" in card.inner_text()
     assert card.locator("svg.rating-chart circle").count() == 1
     row = card.locator(".history-table tbody tr")

@@ -854,6 +854,23 @@ export class TableScreen {
     this.conn.send({ type: "ready", table: this.id });
   }
 
+  /** What a rated match did to the ratings: each seat's before and after (a bot's fixed). */
+  ratingChanges(rating) {
+    if (!rating.changes) {
+      return h("p", { class: "muted rating-news", dataset: { unrated: rating.unrated || "" }, text: t("final.unrated") });
+    }
+    const seats = this.model.info ? this.model.info.seats : [];
+    return h("div", { class: "rating-news" },
+      h("h3", { text: t("final.ratings") }),
+      h("ul", {}, rating.changes.map((c) => h("li", { dataset: { seat: String(c.seat), result: c.result } },
+        h("span", { class: "who", text: seatName(seats, c.seat) }), " ",
+        h("strong", { text: String(c.after) }),
+        h("span", { class: c.delta >= 0 ? "up" : "down", text: ` (${c.delta > 0 ? "+" : ""}${c.delta})` }),
+        c.result === "abandoned" ? h("span", { class: "muted", text: ` · ${t("ratings.result.abandoned")}` }) : null,
+        c.result === "held" ? h("span", { class: "muted", text: ` · ${t("final.held")}` }) : null,
+      ))));
+  }
+
   finalSheet() {
     const { final, info, match } = this.model;
     const names = this.lineNames();
@@ -875,6 +892,7 @@ export class TableScreen {
       this.model.sheet && this.model.sheet.hands ? this.handsLeft(this.model.sheet.hands) : null,
       scores.length ? historyTable(scores, names, final.totals, technical ? null : final) : null,
       technical ? technicalTable(names, final, scores.length ? null : final.totals) : null,
+      final.rating ? this.ratingChanges(final.rating) : null,
       h("div", { class: "modal-actions" },
         this.model.you !== null ? h("button", { type: "button", class: "btn primary", dataset: { cmd: "rematch" }, text: t("final.rematch") }) : null,
         h("a", { class: "btn", href: `/?replay=${encodeURIComponent(this.id)}&match=${matchNo}`, dataset: { link: "replay" }, text: t("final.replay") }),

@@ -181,6 +181,7 @@ export class TableModel {
           mp: message.mp,
           vp: message.vp,
           technical: message.technical,
+          rating: message.rating || null, // a rated table's changes (docs/ratings.md)
         };
         this.legal = null;
         this.pushLog({ kind: "match_end" });
