@@ -134,3 +134,37 @@ def test_provisional_until_the_uncertainty_falls() -> None:
 def test_a_rating_has_a_text_round_trip(mu: float, sigma: float) -> None:
     rating = Rating(round(mu, 1), round(sigma, 1))
     assert Rating.from_text(str(rating)) == rating
+
+
+def test_a_seat_summary_counts_its_line_and_its_own_closings() -> None:
+    from burraco.ratings import summarize
+
+    sheets = [
+        {
+            "closed_by": 2,
+            "lines": [
+                {
+                    "seats": [0, 2],
+                    "score": 900,
+                    "burrachi": ["clean", "dirty", "reale"],
+                    "pozzetto": True,
+                },
+                {"seats": [1, 3], "score": 300, "burrachi": ["semiclean"], "pozzetto": False},
+            ],
+        },
+        {
+            "closed_by": 1,
+            "lines": [
+                {"seats": [0, 2], "score": 100, "burrachi": [], "pozzetto": True},
+                {"seats": [1, 3], "score": 700, "burrachi": ["clean"], "pozzetto": True},
+            ],
+        },
+    ]
+    partner = summarize(sheets, 0)
+    assert (partner.smazzate, partner.mp) == (2, 600 - 600)
+    assert (partner.burrachi_clean, partner.burrachi_dirty) == (2, 1)
+    assert (partner.pozzetti, partner.closings) == (2, 0)
+    assert summarize(sheets, 2).closings == 1  # the closing is his own, not his partner's
+    other = summarize(sheets, 1)
+    assert (other.mp, other.burrachi_clean, other.burrachi_dirty, other.pozzetti) == (0, 1, 1, 1)
+    assert summarize(sheets, 5).smazzate == 0

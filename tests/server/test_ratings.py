@@ -134,3 +134,39 @@ def test_leaving_a_rated_match_loses_it_and_costs_only_the_leaver(play_server: S
     won, lost = _expected([0, 1])
     assert changes[0]["after"] == round(won)
     assert changes[1]["after"] == round(lost - S.abandon_penalty)
+
+
+def test_the_profile_counts_the_match_as_it_was_played(play_server: Server) -> None:
+    """Profiles (issue 16): the figures of a played match (smazzate, MP, burrachi, pozzetti,
+    closings) are those of its score sheets; the history filters and the head-to-head find it."""
+    played = asyncio.run(
+        play_match(play_server, players=2, bots={}, late_sitter=False, registered=True, smazzate=2)
+    )
+    end = played.end
+    names = {seat: client.user.name for seat, client in played.seats.items()}
+    sheets = [m for m in played.spectator.events() if m.get("kind") == "smazzata_end"]
+    assert len(sheets) == 2
+    for seat, name in names.items():
+        profile = _get(play_server, f"/api/players/{name}")
+        (stats,) = profile["stats"]
+        assert stats["mode"] == "2p" and stats["matches"] == 1 and stats["smazzate"] == 2
+        assert stats["wins"] == (1 if end["winner"] == seat else 0)
+        lines = [next(x for x in s["score"]["lines"] if seat in x["seats"]) for s in sheets]
+        others = [next(x for x in s["score"]["lines"] if seat not in x["seats"]) for s in sheets]
+        mp = sum(a["score"] - b["score"] for a, b in zip(lines, others, strict=True))
+        assert stats["mp_per_smazzata"] == round(mp / 2, 3)
+        closed = sum(s["score"]["closed_by"] == seat for s in sheets)
+        assert stats["closing_rate"] == round(closed / 2, 3)
+        taken = sum(bool(line["pozzetto"]) for line in lines)
+        assert stats["pozzetto_rate"] == round(taken / 2, 3)
+        (recent,) = profile["recent"]
+        assert recent["table"] == played.table and recent["rated"] is False
+        assert recent["players"] == [names[0], names[1]]
+    me, other = names[0], names[1]
+    mine = _get(play_server, f"/api/players/{me}/matches?versus={other}")
+    assert [m["table"] for m in mine["matches"]] == [played.table]
+    assert mine["versus"]["played"] == 1 and mine["versus"]["name"] == other
+    rated = _get(play_server, f"/api/players/{me}/matches?rated=true")
+    assert rated["matches"] == [] and rated["versus"] is None
+    wins = _get(play_server, f"/api/players/{me}/matches?result=win&mode=2p")
+    assert len(wins["matches"]) == (1 if end["winner"] == 0 else 0)

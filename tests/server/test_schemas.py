@@ -266,8 +266,12 @@ async def _ratings(c: Checker) -> None:
     profile = await c.call("GET", "/api/players/Anna", 200)
     assert [r["mode"] for r in profile["ratings"]] == ["2p"]
     await c.call("GET", "/api/players/Nobody", 404, code="no_such_player")
+    await c.call("GET", "/api/players/Anna/matches?mode=2p&rated=true&versus=Anna", 200)
+    await c.call("GET", "/api/players/Anna/matches?result=maybe", 422, code="bad_request")
+    await c.call("GET", "/api/players/Nobody/matches", 404, code="no_such_player")
     _, guest = await _guest(c)
     await c.call("GET", f"/api/players/{guest['name']}", 403, code="guest_not_rated")
+    await c.call("GET", f"/api/players/{guest['name']}/matches", 403, code="guest_not_rated")
 
 
 async def _quickplay(c: Checker) -> None:

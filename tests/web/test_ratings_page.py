@@ -45,6 +45,20 @@ def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) ->
     row = card.locator(".history-table tbody tr")
     assert row.count() == 1 and "persa" in row.inner_text()
     assert row.locator("a").get_attribute("href") == f"/?replay={table}&match=1"
+    # The statistics and the history with its filters (the match lost on time: 0 smazzate
+    # finished, maybe 1).
+    stats = page.locator("[data-board='stats']")
+    assert "Statistiche" in stats.inner_text()
+    assert stats.locator("tr[data-stat='profile.matches'] td").inner_text() == "1"
+    history = page.locator("[data-board='history'] .history-table tbody tr")
+    history.first.wait_for()
+    assert history.count() == 1 and "persa" in history.inner_text()
+    assert history.locator("a[data-link='record']").get_attribute("href") == (
+        f"/api/tables/{table}/record?match=1"
+    )
+    page.locator("[data-board='history'] select[name='result']").select_option("win")
+    page.locator("[data-board='history'] p.muted").wait_for()
+    assert page.locator("[data-board='history'] .history-table").count() == 0
     assert_accessible(page, "profile")
     # The leaderboard: among the provisional players, linked to the profile; the bots apart.
     page.goto("/?ratings=2p")

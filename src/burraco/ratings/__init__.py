@@ -12,6 +12,7 @@ from .outcome import MatchOutcome, Seat, outcome_of
 from .rate import Entrant, RatingsError, rate
 from .rated import unrated_reason
 from .settings import PRESETS, RatingSettings
+from .summary import SeatSummary, summarize
 from .value import Rating
 
 __all__ = [
@@ -24,8 +25,10 @@ __all__ = [
     "RatingSettings",
     "RatingsError",
     "Seat",
+    "SeatSummary",
     "bot_rating",
     "outcome_of",
     "rate",
+    "summarize",
     "unrated_reason",
 ]

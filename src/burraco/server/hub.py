@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from burraco.store import AccountStore, RatingStore, Store, UserInfo
+from burraco.store import AccountStore, ProfileStore, RatingStore, Store, UserInfo
 from burraco.store.store import hash_token
 
 from .botrunner import BotRunner
@@ -39,6 +39,7 @@ class Hub:
         self.store = store
         self.ratings = RatingStore(store)
         self.accounts = AccountStore(store)
+        self.profiles = ProfileStore(store)
         self.mailer = Mailer(config)
         self.quickplay = QuickPlay(self)
         self.bots = bots

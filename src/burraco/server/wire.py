@@ -21,6 +21,7 @@ from burraco.engine.events import (
 from burraco.engine.melds import Meld
 from burraco.engine.rules import Rules
 from burraco.engine.scoring import SmazzataScore
+from burraco.engine.state import Smazzata
 from burraco.engine.views import SeatView, meld_json, visible_to
 
 __all__ = ["ViewJson", "event_json", "events_for", "meld_json", "score_json"]
@@ -74,12 +75,20 @@ def events_for(events: Sequence[Event], seat: int | None, rules: Rules) -> list[
     return [event_json(visible_to(e, seat, rules), rules) for e in events]
 
 
-def score_json(number: int, score: SmazzataScore) -> dict[str, Any]:
+def score_json(number: int, score: SmazzataScore, state: Smazzata | None = None) -> dict[str, Any]:
+    """A smazzata's score sheet; with the finished ``state``, each line also says whether it
+    took its pozzetto (``pozzetto``: the profiles' pozzetto rate)."""
+    lines = []
+    for line in score.lines:
+        out: dict[str, Any] = {**line.as_json(), "burrachi": list(line.burrachi)}
+        if state is not None and line.seats:
+            out["pozzetto"] = bool(state.taken[state.line_of[line.seats[0]]])
+        lines.append(out)
     return {
         "number": number,
         "ended": score.ended,
         "closed_by": score.closed_by,
-        "lines": [{**line.as_json(), "burrachi": list(line.burrachi)} for line in score.lines],
+        "lines": lines,
         "result": list(score.result),
     }
 

@@ -5,6 +5,7 @@ manager's tables (``club``, ``club_models``).
 from .account_store import AccountInfo, AccountStore, AddressTaken, SessionRow, TokenError
 from .club import ClubStore, ClubTx
 from .migrate import Applied
+from .profile_store import ModeStats, PlayerMatchRow, ProfileStore
 from .rating_store import HistoryPoint, LeaderRow, RatingChange, RatingRow, RatingStore
 from .store import (
     ActionRecord,
@@ -46,7 +47,10 @@ __all__ = [
     "LeaderRow",
     "MatchInfo",
     "MigrationReport",
+    "ModeStats",
     "NameTaken",
+    "PlayerMatchRow",
+    "ProfileStore",
     "RatingChange",
     "RatingRow",
     "RatingStore",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base
@@ -81,6 +81,39 @@ class RatingMonth(Base):
     matches: Mapped[int] = mapped_column(Integer)
 
     __table_args__ = (Index("ix_rating_months_board", "mode", "month", "mu"),)
+
+
+class PlayerMatch(Base):
+    """A finished match as one of its players played it (the profile's history, statistics
+    and head-to-head; migration ``0007_player_matches``)."""
+
+    __tablename__ = "player_matches"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mode: Mapped[str] = mapped_column(String(4))
+    rules: Mapped[str] = mapped_column(String(40))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    result: Mapped[str] = mapped_column(String(8))
+    """``win``, ``loss`` or ``draw``."""
+    ended: Mapped[str] = mapped_column(String(16))
+    smazzate: Mapped[int] = mapped_column(Integer)
+    mp: Mapped[int] = mapped_column(Integer)
+    burrachi_clean: Mapped[int] = mapped_column(Integer)
+    burrachi_dirty: Mapped[int] = mapped_column(Integer)
+    pozzetti: Mapped[int] = mapped_column(Integer)
+    closings: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    """The names by seat (the opponents and the partner of the head-to-head)."""
+    opponent_ids: Mapped[list[int]] = mapped_column(JSON)
+    """The opposing people's user ids (head-to-head)."""
+
+    __table_args__ = (Index("ix_player_matches_user_at", "user_id", "finished_at"),)
 
 
 class RatedMatch(Base):

@@ -216,8 +216,51 @@ class RatingPointOut(BaseModel):
     match: int
 
 
+class ModeStatsOut(BaseModel):
+    mode: Literal["2p", "3p", "4p"]
+    matches: int
+    wins: int
+    draws: int
+    smazzate: int
+    mp_per_smazzata: float = Field(description="Own line's score minus the best other's, mean")
+    clean_per_smazzata: float
+    dirty_per_smazzata: float
+    pozzetto_rate: float = Field(description="Smazzate whose pozzetto the line took, share")
+    closing_rate: float = Field(description="Smazzate the player closed, share")
+
+
+class PlayerMatchOut(BaseModel):
+    table: str
+    match: int
+    finished_at: str
+    mode: Literal["2p", "3p", "4p"]
+    rules: str
+    rated: bool
+    result: Literal["win", "loss", "draw"]
+    ended: str
+    seat: int
+    players: list[str] = Field(description="Names by seat")
+    smazzate: int
+    mp: int
+
+
+class VersusOut(BaseModel):
+    name: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+
+
+class PlayerMatchesOut(BaseModel):
+    matches: list[PlayerMatchOut]
+    versus: VersusOut | None = Field(description="With versus: the head-to-head count")
+
+
 class PlayerRatingsOut(BaseModel):
     name: str
+    stats: list[ModeStatsOut] = Field(description="Per mode played, rated or not")
+    recent: list[PlayerMatchOut] = Field(description="The last 10 matches")
     ratings: list[RatingOut] = Field(description="One per mode played rated")
     history: dict[str, list[RatingPointOut]] = Field(description="Per mode, oldest first")
 

@@ -182,6 +182,9 @@ class TableCore:
         # rating.py
         def _note_abandoned(self, seat: int) -> None: ...
         async def _rate(self, result: messages.MatchResult) -> messages.RatingNews | None: ...
+        async def _record_profiles(
+            self, result: messages.MatchResult, names: list[str]
+        ) -> None: ...
 
         # finish.py
         async def _finish(

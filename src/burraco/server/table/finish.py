@@ -55,6 +55,7 @@ class FinishMixin(TableCore):
             )
         await self.hub.store.set_status(self.id, TableStatus.FINISHED)
         rating = await self._rate(result)
+        await self._record_profiles(result, names)
         self._publish(messages.match_end(result, rating))
         self.hub.bots.forget_table(self.id)
         self.hub.table_finished(cast("TableActor", self), cast(dict[str, Any], result))

@@ -173,7 +173,7 @@ class PlayMixin(TableCore):
         self.hands.append(
             HandRecord(state.first, tuple(self.hand_actions), committed.deck, result=score.result)
         )
-        sheet = score_json(self.number, score)
+        sheet = score_json(self.number, score, state)
         self.scores.append(sheet)
         # The next deal waits for the people at the table to close the score sheet (``ready``),
         # at most ``sheet_seconds``: a player who is first in the next smazzata does not lose

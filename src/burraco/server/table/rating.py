@@ -7,7 +7,8 @@ import logging
 import time
 from datetime import UTC, datetime
 
-from burraco.ratings import Mode, RatingsError, outcome_of
+from burraco.ratings import Mode, RatingsError, outcome_of, summarize
+from burraco.store import PlayerMatchRow
 
 from .. import messages
 from .core import TableCore
@@ -63,3 +64,51 @@ class RatingMixin(TableCore):
                 for c in changes
             ]
         )
+
+    async def _record_profiles(self, result: messages.MatchResult, names: list[str]) -> None:
+        """Each person's row of the finished match, for his profile (profile_store.py)."""
+        match = self.match
+        if match is None or self.config.lesson:
+            return
+        sides = match.sides
+        now = datetime.fromtimestamp(time.time(), UTC)
+        winner = result["winner"]
+
+        def side(seat: int) -> int:
+            return seat if sides != 2 else seat % 2
+
+        rows = []
+        for seat, holder in enumerate(self.seats):
+            if holder.user_id is None:
+                continue
+            figures = summarize(self.scores, seat)
+            outcome = "draw" if winner is None else "win" if winner == side(seat) else "loss"
+            opponents = [
+                other.user_id
+                for s, other in enumerate(self.seats)
+                if other.user_id is not None and side(s) != side(seat)
+            ]
+            rows.append(
+                PlayerMatchRow(
+                    holder.user_id,
+                    self.id,
+                    self.match_no,
+                    seat,
+                    now,
+                    Mode.for_players(len(self.seats)).value,
+                    self.config.rules,
+                    self.config.rated,
+                    outcome,
+                    result["ended"],
+                    figures.smazzate,
+                    figures.mp,
+                    figures.burrachi_clean,
+                    figures.burrachi_dirty,
+                    figures.pozzetti,
+                    figures.closings,
+                    names,
+                    opponents,
+                )
+            )
+        if rows:
+            await self.hub.profiles.record(rows)

@@ -123,7 +123,7 @@ class RecoveryMixin(TableCore):
                 state.first, tuple(self.hand_actions), self.decks[-1].deck, result=score.result
             )
         )
-        self.scores.append(score_json(row.number, score))
+        self.scores.append(score_json(row.number, score, state))
 
     def _restore_clock(self, last_at: float, last_clock: dict[str, Any] | None, now: float) -> None:
         """The banks as at the last stored moment, plus the grace; the turn in progress goes

@@ -70,6 +70,8 @@ export const api = {
     return call("GET", `/api/ratings/${encodeURIComponent(mode)}${tail ? `?${tail}` : ""}`);
   },
   player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  playerMatches: (name, query) =>
+    call("GET", `/api/players/${encodeURIComponent(name)}/matches${query ? `?${query}` : ""}`),
   account: () => call("GET", "/api/account"),
   accountEmail: (email, lang) => call("POST", "/api/account/email", { email, lang }),
   verifyEmail: (token) => call("POST", "/api/account/verify", { token }),

@@ -2,11 +2,11 @@
 // profile, /?player=NAME, with his rating per mode, its chart and his last rated matches. Both
 // are public (no login needed), as a chess site's are.
 
-import { api } from "./api.js";
+import { api, recordUrl } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { pageHeader } from "./header.js";
-import { botLabel } from "./tableview.js";
+import { botLabel, recordPlayerName } from "./tableview.js";
 
 const MODES = ["2p", "4p", "3p"];
 
@@ -208,8 +208,85 @@ export class ProfileScreen {
     );
   }
 
+  statsTable(stats) {
+    const pct = (x) => `${Math.round(x * 100)}%`;
+    const rows = [
+      ["profile.matches", (st) => String(st.matches)],
+      ["profile.wins", (st) => `${st.wins} (${pct(st.matches ? st.wins / st.matches : 0)})`],
+      ["profile.smazzate", (st) => String(st.smazzate)],
+      ["profile.mp", (st) => st.mp_per_smazzata.toFixed(0)],
+      ["profile.clean", (st) => st.clean_per_smazzata.toFixed(2)],
+      ["profile.dirty", (st) => st.dirty_per_smazzata.toFixed(2)],
+      ["profile.pozzetto", (st) => pct(st.pozzetto_rate)],
+      ["profile.closing", (st) => pct(st.closing_rate)],
+    ];
+    return h("table", { class: "sheet stats-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), stats.map((st) => h("th", { scope: "col", text: t(`ratings.mode.${st.mode}`) })))),
+      h("tbody", {}, rows.map(([key, value]) => h("tr", { dataset: { stat: key } },
+        h("th", { scope: "row", text: t(key) }), stats.map((st) => h("td", { text: value(st) }))))),
+    );
+  }
+
+  async loadMatches() {
+    const f = this.filters || {};
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(f)) if (value) query.set(key, value);
+    try {
+      this.matches = await api.playerMatches(this.name, query.toString());
+      this.matchesError = "";
+    } catch (error) {
+      this.matchesError = errorText(error);
+    }
+    if (!this.gone) this.render();
+  }
+
+  historyPanel() {
+    const f = this.filters || {};
+    const select = (name, options) => h("select", { name, "aria-label": t(`profile.filter.${name}`),
+      onchange: (e) => { this.filters = { ...f, [name]: e.target.value }; this.loadMatches(); } },
+      options.map(([value, key]) => h("option", { value, selected: (f[name] || "") === value, text: t(key) })));
+    const versus = h("form", { class: "versus-form" },
+      h("input", { name: "versus", value: f.versus || "", maxlength: "32", placeholder: t("profile.versus.placeholder"), "aria-label": t("profile.versus") }),
+      h("button", { type: "submit", class: "btn small", text: t("profile.versus") }));
+    versus.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.filters = { ...f, versus: String(new FormData(versus).get("versus") || "").trim() };
+      this.loadMatches();
+    });
+    const m = this.matches;
+    const date = (iso) => new Date(iso).toLocaleDateString(language() === "it" ? "it-IT" : "en-GB");
+    return h("section", { class: "board history", dataset: { board: "history" } },
+      h("h2", { text: t("profile.history") }),
+      h("div", { class: "filters" },
+        select("mode", [["", "profile.filter.any_mode"], ["2p", "ratings.mode.2p"], ["4p", "ratings.mode.4p"], ["3p", "ratings.mode.3p"]]),
+        select("rated", [["", "profile.filter.any_rated"], ["true", "profile.filter.rated"], ["false", "profile.filter.casual"]]),
+        select("result", [["", "profile.filter.any_result"], ["win", "ratings.result.win"], ["loss", "ratings.result.loss"], ["draw", "ratings.result.draw"]]),
+        versus),
+      this.matchesError ? h("p", { class: "notice error", role: "alert", text: this.matchesError }) : null,
+      m && m.versus ? h("p", { class: "versus", dataset: { versus: m.versus.name } },
+        t("profile.versus.count", { name: m.versus.name, played: m.versus.played, won: m.versus.won, lost: m.versus.lost, drawn: m.versus.drawn })) : null,
+      m && !m.matches.length ? h("p", { class: "muted", text: t("profile.no_matches") }) : null,
+      m && m.matches.length ? h("table", { class: "sheet history-table" },
+        h("thead", {}, h("tr", {},
+          ["ratings.date", "profile.players", "ratings.result", "profile.mp.short", ""].map((key) => h("th", { scope: "col", text: key ? t(key) : "" })))),
+        h("tbody", {}, m.matches.map((row) => h("tr", { dataset: { table: row.table, result: row.result } },
+          h("td", { text: date(row.finished_at) }),
+          h("td", { text: row.players.map((p, seat) => recordPlayerName(p, seat, row.players.length)).join(" · ") }),
+          h("td", { text: `${t(`ratings.result.${row.result}`)}${row.rated ? ` · ${t("profile.filter.rated")}` : ""}` }),
+          h("td", { text: String(row.mp) }),
+          h("td", {},
+            h("a", { href: `/?replay=${encodeURIComponent(row.table)}&match=${row.match}`, text: t("ratings.replay") }), " ",
+            h("a", { href: recordUrl(row.table, row.match), download: `burraco-${row.table}-${row.match}.toml`, dataset: { link: "record" }, text: t("profile.record") })),
+        )))) : null,
+    );
+  }
+
   render() {
     const d = this.data;
+    if (d && this.matches === undefined) {
+      this.matches = null;
+      this.loadMatches();
+    }
     replace(this.root,
       pageHeader(this.ctx, { title: t("ratings.profile_title") }),
       h("main", { class: "ratings-page" },
@@ -218,6 +295,8 @@ export class ProfileScreen {
         this.error ? h("p", { class: "notice error", role: "alert", text: this.error }) : null,
         d && !d.ratings.length ? h("p", { class: "muted", text: t("ratings.no_rated") }) : null,
         d ? h("div", { class: "mode-cards" }, d.ratings.map((r) => this.modeCard(r))) : (this.error ? null : h("p", { class: "muted", text: t("ratings.loading") })),
+        d && d.stats.length ? h("section", { class: "board", dataset: { board: "stats" } }, h("h2", { text: t("profile.stats") }), this.statsTable(d.stats)) : null,
+        d ? this.historyPanel() : null,
       ),
     );
   }
