@@ -82,6 +82,8 @@ class ErrorCode(StrEnum):
     BAD_TOKEN = "bad_token"
     MAIL_UNAVAILABLE = "mail_unavailable"
     BAD_EMAIL = "bad_email"
+    MUTED = "muted"
+    SUSPENDED = "suspended"
     # The server itself.
     NO_SUCH_ROUTE = "no_such_route"
     METHOD_NOT_ALLOWED = "method_not_allowed"

@@ -22,6 +22,7 @@ from burraco.ratings import Mode, outcome_of
 from burraco.server.connection import Connection
 from burraco.server.ratelimit import RateLimiter
 from burraco.server.table import commands
+from burraco.store import Standing
 
 from .inprocess import InProcess, running_app
 
@@ -338,6 +339,70 @@ async def _account(c: Checker) -> None:
     await c.call("POST", "/api/account/logout-everywhere", 200, headers=guest)
 
 
+async def _moderation(c: Checker) -> None:
+    names = ("Mod", "Rude", "Victim")
+    heads = {}
+    for name in names:
+        body = await c.call("POST", "/api/register", 201, json={"name": name, "password": PASSWORD})
+        c.app.http.cookies.clear()
+        heads[name] = {"Authorization": f"Bearer {body['token']}"}
+    mod, rude, victim = (heads[n] for n in names)
+    user = await c.app.hub.store.user_by_name("Mod")
+    assert user is not None
+    console = Standing(0, "test", "admin", None, None, False)
+    await c.app.hub.moderation.sanction(
+        console,
+        "role",
+        "user:Mod",
+        now=datetime.now(UTC),
+        user_id=user.id,
+        values={"role": "admin"},
+    )
+    await c.call("GET", "/api/relations", 200, headers=victim)
+    await c.call("GET", "/api/relations", 401)
+    block = {"player": "Rude", "kind": "block"}
+    await c.call("POST", "/api/relations", 200, json=block, headers=victim)
+    await c.call("POST", "/api/relations", 404, json=block | {"player": "Nobody"}, headers=victim)
+    await c.call("POST", "/api/relations", 422, json={}, headers=victim)
+    await c.call("DELETE", "/api/relations", 200, json=block, headers=victim)
+    await c.call(
+        "POST", "/api/reports", 201, json={"player": "Rude", "reason": "x"}, headers=victim
+    )
+    await c.call(
+        "POST", "/api/reports", 404, json={"player": "Nobody", "reason": "x"}, headers=victim
+    )
+    await c.call("POST", "/api/reports", 422, json={}, headers=victim)
+    reports = await c.call("GET", "/api/admin/reports", 200, headers=mod)
+    await c.call("GET", "/api/admin/reports", 403, headers=victim)
+    close = {"resolution": "ok"}
+    await c.call(
+        "POST", f"/api/admin/reports/{reports[0]['id']}/close", 204, json=close, headers=mod
+    )
+    await c.call("POST", "/api/admin/reports/999/close", 404, json=close, headers=mod)
+    await c.call("GET", "/api/admin/users/Rude", 200, headers=mod)
+    await c.call("GET", "/api/admin/users/Nobody", 404, headers=mod)
+    await c.call("GET", "/api/admin/users/Rude", 403, headers=victim)
+    await c.call("POST", "/api/admin/users/Rude/mute", 200, json={"minutes": 5}, headers=mod)
+    await c.call("POST", "/api/admin/users/Rude/mute", 422, json={"minutes": 0}, headers=mod)
+    await c.call("POST", "/api/admin/users/Rude/suspend", 200, json={"days": 1}, headers=mod)
+    await c.call("POST", "/api/admin/users/Rude/ban", 200, json={}, headers=mod)
+    await c.call("POST", "/api/admin/users/Rude/pardon", 200, json={}, headers=mod)
+    await c.call("POST", "/api/admin/users/Rude/role", 200, json={"role": "player"}, headers=mod)
+    await c.call("POST", "/api/admin/users/Rude/role", 403, json={"role": "admin"}, headers=victim)
+    await c.call("POST", "/api/admin/tables/nope/close", 404, json={}, headers=mod)
+    await c.call("POST", "/api/admin/tables/nope/close", 403, json={}, headers=victim)
+    table = await c.call("POST", "/api/tables", 201, json={"smazzate": 1}, headers=victim)
+    await c.call("POST", f"/api/admin/tables/{table['id']}/close", 200, json={}, headers=mod)
+    await c.call("POST", f"/api/admin/tables/{table['id']}/close", 409, json={}, headers=mod)
+    await c.call("GET", "/api/admin/audit", 200, headers=mod)
+    await c.call("GET", "/api/admin/audit", 403, headers=victim)
+    await c.call("POST", "/api/admin/announce", 200, json={"text": "ciao"}, headers=mod)
+    await c.call("POST", "/api/admin/announce", 403, json={"text": "ciao"}, headers=victim)
+    await c.call("POST", "/api/admin/announce", 422, json={}, headers=mod)
+    await c.call("GET", "/api/announcement", 200)
+    del rude
+
+
 def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
     async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
         async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
@@ -351,6 +416,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _ratings(checker)
             await _quickplay(checker)
             await _account(checker)
+            await _moderation(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
             return checker.seen, everything
 

@@ -29,3 +29,38 @@ def run_upgrade(args: argparse.Namespace) -> int:
         print(f"applied {step.revision}: {step.doc}")
     print(f"upgraded from {report.before or 'an empty database'} to revision {report.after}")
     return 0
+
+
+def run_role(args: argparse.Namespace) -> int:
+    """``burraco db role NAME ROLE``: the way the first administrator comes to be."""
+    from datetime import UTC, datetime
+
+    from burraco.server.config import ServerConfig
+    from burraco.store import ModerationStore, Standing, Store
+
+    url = ServerConfig(database_url=args.database_url, data_dir=args.data_dir).database()
+
+    async def work() -> int:
+        store = await Store.open(url)
+        try:
+            user = await store.user_by_name(args.name)
+            if user is None or user.is_guest:
+                print(f"burraco db role: no registered player {args.name!r}", file=sys.stderr)
+                return 1
+            moderation = ModerationStore(store)
+            console = Standing(0, "command line", "admin", None, None, False)
+            await moderation.sanction(
+                console,
+                "role",
+                f"user:{user.name}",
+                now=datetime.now(UTC),
+                user_id=user.id,
+                values={"role": args.role},
+                details={"role": args.role},
+            )
+            print(f"{user.name} is now {args.role}")
+            return 0
+        finally:
+            await store.close()
+
+    return asyncio.run(work())

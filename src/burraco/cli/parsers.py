@@ -357,3 +357,14 @@ def add_db_parser(commands: Commands) -> None:
     )
     upgrade.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
     upgrade.set_defaults(run=Run("burraco.cli.db", "run_upgrade"))
+    role = actions.add_parser(
+        "role",
+        help="give a registered player a role (the first administrator is made here)",
+        description="Give a registered player the role player, moderator or admin; the change"
+        " is written to the moderation audit log as done by the command line.",
+    )
+    role.add_argument("name", help="the player's name")
+    role.add_argument("role", choices=["player", "moderator", "admin"])
+    role.add_argument("--database-url", help="as for upgrade")
+    role.add_argument("--data-dir", type=Path, default=Path("data"), help="data folder (data)")
+    role.set_defaults(run=Run("burraco.cli.db", "run_role"))

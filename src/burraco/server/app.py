@@ -29,6 +29,7 @@ from .routes import (
     info,
     lessons,
     lobby,
+    moderation,
     pages,
     quickplay,
     ratings,
@@ -76,6 +77,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         info,
         ratings,
         quickplay,
+        moderation,
         rulesets,
         ws,
     ):

@@ -85,6 +85,8 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.BAD_TOKEN: 400,
         C.MAIL_UNAVAILABLE: 503,
         C.BAD_EMAIL: 400,
+        C.MUTED: 403,
+        C.SUSPENDED: 403,
         C.NO_SUCH_ROUTE: 404,
         C.METHOD_NOT_ALLOWED: 405,
         C.SERVER_ERROR: 500,

@@ -9,13 +9,22 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from burraco.store import AccountStore, ProfileStore, RatingStore, Store, UserInfo
+from burraco.store import (
+    AccountStore,
+    ModerationStore,
+    ProfileStore,
+    RatingStore,
+    Store,
+    UserInfo,
+)
 from burraco.store.store import hash_token
 
+from . import messages
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
 from .mailer import Mailer
+from .protocol import encode
 from .quickplay import QuickPlay
 from .ratelimit import RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
@@ -40,6 +49,9 @@ class Hub:
         self.ratings = RatingStore(store)
         self.accounts = AccountStore(store)
         self.profiles = ProfileStore(store)
+        self.moderation = ModerationStore(store)
+        self.announcement: messages.Announcement | None = None
+        """The last announcement (shown to pages that open later, until replaced)."""
         self.mailer = Mailer(config)
         self.quickplay = QuickPlay(self)
         self.bots = bots
@@ -211,6 +223,21 @@ class Hub:
         a password change or "log out everywhere" ends them at once."""
         wanted = set(hashes)
         ended = [c for c in self.connections if c.session and hash_token(c.session) in wanted]
+        for conn in ended:
+            conn.close()
+        return len(ended)
+
+    def announce(self, text: str, at: float) -> int:
+        """An administrator's announcement to every connection; how many were told."""
+        self.announcement = messages.announcement(text, at)
+        encoded = encode(self.announcement)
+        for conn in list(self.connections):
+            conn.send(encoded)
+        return len(self.connections)
+
+    def end_user(self, user_id: int) -> int:
+        """Close every connection of a user (suspended or banned)."""
+        ended = [c for c in self.connections if c.user.id == user_id]
         for conn in ended:
             conn.close()
         return len(ended)

@@ -542,10 +542,10 @@ def rematch(match_no: int) -> Rematch:
 
 class Cancelled(TypedDict):
     kind: Literal["cancelled"]
-    reason: Literal["creator", "abandoned"]
+    reason: Literal["creator", "abandoned", "moderator"]
 
 
-def cancelled(reason: Literal["creator", "abandoned"]) -> Cancelled:
+def cancelled(reason: Literal["creator", "abandoned", "moderator"]) -> Cancelled:
     return {"kind": "cancelled", "reason": reason}
 
 
@@ -633,3 +633,15 @@ class QuickPlayFound(TypedDict):
 
 def quickplay_found(table_id: str) -> QuickPlayFound:
     return {"type": "quickplay", "status": "seated", "table": table_id}
+
+
+class Announcement(TypedDict):
+    """An administrator's announcement to every connected page (docs/moderation.md)."""
+
+    type: Literal["announcement"]
+    text: str
+    at: float
+
+
+def announcement(text: str, at: float) -> Announcement:
+    return {"type": "announcement", "text": text, "at": at}

@@ -157,6 +157,10 @@ class QuickPlay:
             raise ServiceError(ErrorCode.NO_SUCH_PARTNER, f"there is no player {name!r}")
         if mate.id == user.id:
             raise ServiceError(ErrorCode.NO_SUCH_PARTNER, "one cannot be one's own partner")
+        if await self.hub.moderation.blocks(mate.id, user.id):
+            raise ServiceError(
+                ErrorCode.FORBIDDEN, f"{mate.name} does not take invitations from you"
+            )
         if mate.id in self.where:
             raise ServiceError(ErrorCode.CONFLICT, f"{mate.name} is already waiting for a table")
         return mate

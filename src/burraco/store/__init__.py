@@ -5,6 +5,7 @@ manager's tables (``club``, ``club_models``).
 from .account_store import AccountInfo, AccountStore, AddressTaken, SessionRow, TokenError
 from .club import ClubStore, ClubTx
 from .migrate import Applied
+from .moderation_store import ModerationStore, ReportRow, Standing
 from .profile_store import ModeStats, PlayerMatchRow, ProfileStore
 from .rating_store import HistoryPoint, LeaderRow, RatingChange, RatingRow, RatingStore
 from .store import (
@@ -48,17 +49,20 @@ __all__ = [
     "MatchInfo",
     "MigrationReport",
     "ModeStats",
+    "ModerationStore",
     "NameTaken",
     "PlayerMatchRow",
     "ProfileStore",
     "RatingChange",
     "RatingRow",
     "RatingStore",
+    "ReportRow",
     "RoundInfo",
     "RoundTableInfo",
     "SeatInfo",
     "SessionRow",
     "SmazzataRecord",
+    "Standing",
     "Store",
     "TableInfo",
     "TokenError",

@@ -41,6 +41,11 @@ class User(Base):
     """A verified address (lower case), or None; set only through its verification link."""
     mail_standings: Mapped[bool] = mapped_column(Boolean, default=False)
     """The player asked to receive online tournaments' standings by e-mail."""
+    role: Mapped[str] = mapped_column(String(16), default="player")
+    """``player``, ``moderator`` or ``admin`` (docs/moderation.md)."""
+    chat_muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    suspended_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    banned: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Session(Base):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, Field
 
+from burraco.errors import ErrorCode, ServiceError
 from burraco.store import UserInfo
 
 from .. import auth
@@ -55,6 +57,10 @@ async def login(body: Credentials, request: Request, response: Response, hub: Hu
         failures.failed(key)
         raise
     failures.succeeded(key)
+    standing = await hub.moderation.standing(user.id)
+    if standing is not None and standing.shut_out(datetime.now(UTC)):
+        until = "for good" if standing.banned else f"until {standing.suspended_until}"
+        raise ServiceError(ErrorCode.SUSPENDED, f"this account is suspended {until}")
     token = await hub.store.create_session(user.id)
     return _session_response(response, user, token, secure=hub.config.secure_cookies)
 
@@ -100,7 +106,11 @@ def install(app: FastAPI) -> None:
         tags=["accounts"],
     )
     app.add_api_route(
-        "/api/login", login, methods=["POST"], responses=answers(None, 401, 429), tags=["accounts"]
+        "/api/login",
+        login,
+        methods=["POST"],
+        responses=answers(None, 401, 403, 429),
+        tags=["accounts"],
     )
     app.add_api_route(
         "/api/guest", guest, methods=["POST"], responses=answers(None, 429, 503), tags=["accounts"]

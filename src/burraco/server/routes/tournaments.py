@@ -196,7 +196,9 @@ async def tournament(tournament_id: str, tm: Manager) -> dict[str, Any]:
     return await tm.view(tournament_id)
 
 
-@router.post("/{tournament_id}/register", response_model=None, responses=_answers(401, 404, 409))
+@router.post(
+    "/{tournament_id}/register", response_model=None, responses=_answers(401, 403, 404, 409)
+)
 async def register(
     tournament_id: str, tm: Manager, me: Me, body: Registration | None = None
 ) -> dict[str, Any]:

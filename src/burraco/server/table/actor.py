@@ -171,6 +171,8 @@ class TableActor(
                 return await self._seat_bot(command)
             case cmd.Rematch():
                 return await self._rematch(command)
+            case cmd.Close():
+                return await self._close(command)
             case cmd.Start():
                 return await self._start(command)
             case cmd.Resume():

@@ -99,6 +99,14 @@ class Rematch:
     user: UserInfo
 
 
+@dataclass(frozen=True, slots=True)
+class Close:
+    """A moderator closes the table (docs/moderation.md): an open one is withdrawn, a match
+    in play ends with no winner (``closed``)."""
+
+    moderator: UserInfo
+
+
 # ------------------------------------------------------------------ from the hub and itself
 
 
@@ -146,6 +154,6 @@ class BotMove:
     action: Action
 
 
-LobbyCommand: TypeAlias = Sit | Stand | Cancel | SeatBot | Rematch
+LobbyCommand: TypeAlias = Sit | Stand | Cancel | SeatBot | Rematch | Close
 """Commands answered with the table's info (``TableActor.info_json``)."""
 TableCommand: TypeAlias = FromConnection | LobbyCommand | Start | Resume | Deal | Timer | BotMove

@@ -5,6 +5,7 @@ out (nobody hears of an action that is not durable). Chat is numbered with the e
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from burraco.engine import Action, IllegalActionError, NotationError, Smazzata
@@ -240,6 +241,13 @@ class PlayMixin(TableCore):
             )
         if not self.chat_limit.take():
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many chat messages at this table")
+        standing = await self.hub.moderation.standing(conn.user.id)
+        if standing is not None and standing.muted(datetime.now(UTC)):
+            until = standing.chat_muted_until
+            assert until is not None
+            raise ProtocolError(
+                ErrorCode.MUTED, f"a moderator muted your chat until {until.isoformat()}"
+            )
         now = time.time()
         seq = self.seq + 1
         await self.hub.store.log_chat(

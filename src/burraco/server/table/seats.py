@@ -233,7 +233,17 @@ class SeatsMixin(TableCore):
         await self._withdraw("creator")
         return self._info()
 
-    async def _withdraw(self, reason: Literal["creator", "abandoned"]) -> None:
+    async def _close(self, command: cmd.Close) -> messages.TableInfoJson:
+        """A moderator's close (the route checked the role and wrote the audit entry)."""
+        if self.status == TableStatus.OPEN:
+            await self._withdraw("moderator")
+        elif self.status == TableStatus.PLAYING:
+            await self._finish("closed")
+        else:
+            raise TableError("not_playing", "the table is neither waiting nor in play")
+        return self._info()
+
+    async def _withdraw(self, reason: Literal["creator", "abandoned", "moderator"]) -> None:
         self.status = TableStatus.CANCELLED
         await self.hub.store.set_status(self.id, TableStatus.CANCELLED)
         self._publish(messages.cancelled(reason))

@@ -41,6 +41,10 @@ class Registration:
                 mate = await self.manager.hub.store.user_by_name(partner.strip())
                 if mate is None or mate.id == user.id:
                     raise TournamentError(ErrorCode.NO_SUCH_PARTNER, f"no player named {partner!r}")
+                if await self.manager.hub.moderation.blocks(mate.id, user.id):
+                    raise TournamentError(
+                        ErrorCode.FORBIDDEN, f"{mate.name} does not take invitations from you"
+                    )
             elif partner:
                 raise TournamentError(ErrorCode.NO_PAIRS, "this tournament is for single players")
             try:
