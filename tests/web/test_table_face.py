@@ -50,12 +50,6 @@ def test_the_last_move_is_lit_and_the_header_names_the_scores(pages: Pages) -> N
             assert 1 <= meld["lit"] <= meld["cards"], meld
             meld_seen = meld
         driver.play_turn(page, stats)
-        # After my own discard, the light follows my move: my card is the lit one.
-        after = driver.state(page)
-        if not after["sheet"] and not after["final"] and after["pile"] and not after["myTurn"]:
-            lit = page.locator(".pile .card.last-card")
-            if lit.count():
-                assert lit.get_attribute("data-card") == after["pile"][-1]
     assert discards_lit >= 3, discards_lit
     assert meld_seen is not None, "no meld was ever lit as the last move"
 

@@ -8,7 +8,7 @@ import datetime as dt
 from datetime import date, datetime, time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from burraco.tournament.season import MAX_BREAK_MINUTES, MAX_NAME, MAX_RULES_NOTE, PRIZE_PLACES
 
@@ -50,13 +50,23 @@ class MemberChange(BaseModel):
     active: bool | None = None
 
 
+def _wall_clock(value: time) -> time:
+    if value.tzinfo is not None:
+        # The evening's times are the club's wall clock (its own zone): "20:30", not "20:30Z".
+        raise ValueError("a time of day without a time zone (the club's own clock), e.g. 20:30")
+    return value
+
+
+WallClock = Annotated[time, AfterValidator(_wall_clock)]
+
+
 class SeasonSettings(BaseModel):
     """The HTTP schema of ``burraco.tournament.season.SeasonSettings`` (its limits), which the
     service checks the settings with."""
 
     weekday: int | None = Field(None, ge=0, le=6, description="0 Monday ... 6 Sunday")
-    checkin_opens: time | None = None
-    checkin_closes: time | None = None
+    checkin_opens: WallClock | None = None
+    checkin_closes: WallClock | None = None
     break_minutes: int | None = Field(None, ge=0, le=MAX_BREAK_MINUTES)
     seating: Literal["mitchell", "danish"] | None = None
     two_left_over: Literal["rest", "table"] | None = None
