@@ -52,14 +52,17 @@ def test_table_messages() -> None:
         match=None,
         extras=messages.live(None, None, None),
         commitment=None,
-        chat=[messages.stored_chat_line("A", "ciao", 1.0)],
+        chat=[messages.stored_chat_line("A", "ciao", 1.0, 3)],
         server_time=4.0,
     )
     assert list(snapshot) == [
         "type", "table", "seq", "you", "info", "match", "view", "legal", "clock",
         "commitment", "chat", "server_time",
     ]  # fmt: skip
-    assert encode({"chat": snapshot["chat"]}) == '{"chat":[{"name":"A","text":"ciao","at":1.0}]}'
+    assert (
+        encode({"chat": snapshot["chat"]})
+        == '{"chat":[{"name":"A","text":"ciao","at":1.0,"seq":3}]}'
+    )
     assert list(info) == ["id", "status", "config", "seats", "match_no", "created_by"]
 
 
@@ -70,7 +73,7 @@ def test_events() -> None:
     assert encode(messages.event("t", 6, messages.forfeit(1, None))) == (
         '{"type":"event","table":"t","seq":6,"kind":"forfeit","seat":1,"line":null}'
     )
-    line = messages.chat_line("A", "ciao", 1.0, seat=None)
+    line = messages.chat_line("A", "ciao", 1.0, seat=None, seq=4)
     assert encode(messages.event("t", 7, messages.chat(line))) == (
         '{"type":"event","table":"t","seq":7,"kind":"chat","name":"A","text":"ciao","at":1.0,'
         '"seat":null}'

@@ -192,15 +192,17 @@ class ChatLine(TypedDict):
     text: str
     at: float
     seat: NotRequired[int | None]
+    seq: NotRequired[int]
+    """The table event that carried it: how a report names the message (docs/moderation.md)."""
 
 
-def chat_line(name: str, text: str, at: float, *, seat: int | None) -> ChatLine:
-    return {"name": name, "text": text, "at": at, "seat": seat}
+def chat_line(name: str, text: str, at: float, *, seat: int | None, seq: int) -> ChatLine:
+    return {"name": name, "text": text, "at": at, "seat": seat, "seq": seq}
 
 
-def stored_chat_line(name: str, text: str, at: float) -> ChatLine:
+def stored_chat_line(name: str, text: str, at: float, seq: int) -> ChatLine:
     """A chat line read back from the store after a restart (without its seat)."""
-    return {"name": name, "text": text, "at": at}
+    return {"name": name, "text": text, "at": at, "seq": seq}
 
 
 class Live(TypedDict):
@@ -528,7 +530,10 @@ class ChatEvent(ChatLine):
 
 
 def chat(line: ChatLine) -> ChatEvent:
-    return {"kind": "chat", **line}
+    """The line as an event: its ``seq`` is the event's own, so it is not repeated."""
+    body: ChatEvent = {"kind": "chat", **line}
+    body.pop("seq", None)
+    return body
 
 
 class Rematch(TypedDict):

@@ -254,6 +254,6 @@ class PlayMixin(TableCore):
             self.id, ChatRecord(seq, conn.user.id, conn.user.name, text, now)
         )
         self.seq = seq
-        line = messages.chat_line(conn.user.name, text, now, seat=self.seat_of(conn.user))
+        line = messages.chat_line(conn.user.name, text, now, seat=self.seat_of(conn.user), seq=seq)
         self.chat.append(line)
         self._publish_numbered(seq, messages.chat(line))

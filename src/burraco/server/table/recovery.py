@@ -45,7 +45,7 @@ class RecoveryMixin(TableCore):
             return
         smazzate, actions, chats = await store.load_log(self.id, self.match_no)
         for chat in chats[-CHAT_MEMORY:]:
-            self.chat.append(messages.stored_chat_line(chat.name, chat.text, chat.at))
+            self.chat.append(messages.stored_chat_line(chat.name, chat.text, chat.at, chat.seq))
         if not smazzate:
             self.status = TableStatus.OPEN
             await self._start_if_full()

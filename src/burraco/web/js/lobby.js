@@ -118,8 +118,10 @@ export class LobbyScreen {
     try {
       // Invitations change rarely: asked at the first refresh and then every eighth (~30 s).
       const askInvitations = (this.refreshes = (this.refreshes || 0) + 1) % 8 === 1;
-      const [tables, matches, invitations] = await Promise.all([
-        api.tables(), api.matches(this.mine), askInvitations ? api.invitations() : this.invitations]);
+      const [tables, matches, invitations, announced] = await Promise.all([
+        api.tables(), api.matches(this.mine), askInvitations ? api.invitations() : this.invitations,
+        askInvitations ? api.announcement() : this.announced]);
+      this.announced = announced;
       this.tables = tables;
       this.matches = matches;
       this.invitations = invitations;
@@ -167,6 +169,7 @@ export class LobbyScreen {
         h("button", { type: "button", class: "btn ghost small", dataset: { cmd: "logout" }, onclick: () => this.ctx.logout() }, t("auth.logout")),
         langButton(this.ctx),
       ),
+      h("div", { class: "lobby-announcement" }),
       h("div", { class: "lobby-invitations", role: "status" }),
       h("div", { class: "lobby-grid" },
         this.quick.el(),
@@ -321,6 +324,13 @@ export class LobbyScreen {
         h("p", { class: "notice", dataset: { invitation: inv.tournament } },
           t("tour.invited_you_in", { by: inv.by, name: inv.name }), " ",
           h("a", { href: `/?tournament=${encodeURIComponent(inv.tournament)}`, onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?tournament=${encodeURIComponent(inv.tournament)}`); } }, t("tour.answer")))));
+    }
+    const banner = this.root.querySelector(".lobby-announcement");
+    if (banner) {
+      // An administrator's announcement of the last day (docs/moderation.md).
+      const a = this.announced;
+      const fresh = a && a.text && Date.now() / 1000 - a.at < 24 * 3600;
+      replace(banner, fresh ? h("p", { class: "notice warn", role: "status", text: t("announcement", { text: a.text }) }) : null);
     }
     const list = this.root.querySelector(".table-list");
     if (list) {

@@ -15,6 +15,7 @@ import { registerWorker } from "./pwa.js";
 import { ReplayScreen } from "./replay.js";
 import { LeaderboardScreen, ProfileScreen } from "./ratingspage.js";
 import { AccountScreen, ForgotScreen, LegalScreen, ResetScreen, VerifyScreen } from "./accountpage.js";
+import { AdminScreen } from "./adminpage.js";
 import { RulesScreen } from "./rulespage.js";
 import { applySettings } from "./settings.js";
 import { TournamentListScreen, TournamentScreen } from "./tournament.js";
@@ -107,6 +108,10 @@ async function route() {
   if (!ctx.user) {
     // Signing in is part of the first screen, which shows the site's life around it.
     show(new FirstScreen(app, ctx));
+    return;
+  }
+  if (params.get("admin") !== null) {
+    show(new AdminScreen(app, ctx));
     return;
   }
   if (params.get("account") !== null && !ctx.user.guest) {

@@ -96,6 +96,15 @@ export class TableScreen {
     this.connStatusText = "connecting";
     this.render();
     this.conn.connect();
+    if (!this.ctx.user.guest) {
+      // Whose chat this player does not want to see (mute, block): hidden in the chat panel.
+      api.relations().then((found) => {
+        this.hidden = new Set([...found.mute, ...found.block]);
+        this.renderSide();
+      }, () => {
+        this.hidden = new Set(); // unknown: nothing hidden, the chat still works
+      });
+    }
   }
 
   destroy() {
@@ -125,6 +134,10 @@ export class TableScreen {
   // ----------------------------------------------------------------------------- messages
 
   receive(message) {
+    if (message.type === "announcement") {
+      this.showNotice("warn", { code: "announcement", text: t("announcement", { text: message.text }) });
+      return;
+    }
     if (message.type === "tournament_notice") {
       // A tournament's next table is ready (the arrow goes back to the tournament's page).
       if (message.notice === "table" && message.table !== this.id) this.showNotice("warn", { code: "tournament_table" });
@@ -703,6 +716,7 @@ export class TableScreen {
     const model = this.model;
     const key = JSON.stringify([
       this.sideTab, this.unread, this.drawerOpen, document.documentElement.lang, model.chat.length,
+      this.hidden ? this.hidden.size : 0,
       model.logSeq || 0, model.match ? model.match.scores.length : 0, Boolean(model.final), Boolean(model.sheet),
     ]);
     if (key === this.sideKey) return;
@@ -735,11 +749,23 @@ export class TableScreen {
   }
 
   chatPanel() {
+    // Muted and blocked players' lines are not shown (docs/moderation.md); the others' may
+    // be reported or muted from here.
+    const hidden = this.hidden || new Set();
+    const me = this.ctx.user;
+    const lines = this.model.chat.filter((line) => !hidden.has(line.name));
     const list = h("ol", { class: "chat-list", "aria-live": "polite" },
-      this.model.chat.map((line) =>
-        h("li", { class: "chat-line" },
+      lines.map((line) =>
+        h("li", { class: "chat-line", dataset: { author: line.name } },
           h("span", { class: "chat-name", text: line.name }),
           h("span", { class: "chat-text", text: line.text }),
+          !me.guest && line.name !== me.name && !line.name.startsWith("Bot")
+            ? h("span", { class: "chat-tools" },
+              h("button", { type: "button", class: "icon-btn small", dataset: { cmd: "report-line" }, title: t("chat.report"), "aria-label": t("chat.report.who", { name: line.name }),
+                onclick: () => this.reportLine(line) }, "⚑"),
+              h("button", { type: "button", class: "icon-btn small", dataset: { cmd: "mute-player" }, title: t("chat.mute"), "aria-label": t("chat.mute.who", { name: line.name }),
+                onclick: () => this.mutePlayer(line.name) }, "🔇"))
+            : null,
         )));
     if (!this.model.chat.length) list.append(h("li", { class: "muted", text: t("chat.empty") }));
     const form = h("form", { class: "chat-form", dataset: { form: "chat" } },
@@ -755,6 +781,29 @@ export class TableScreen {
     });
     const quick = quickChat((text) => this.conn.send({ type: "chat", table: this.id, text }));
     return h("div", { class: "chat" }, list, quick, form);
+  }
+
+  async reportLine(line) {
+    const reason = prompt(t("chat.report.reason", { name: line.name }));
+    if (!reason) return;
+    try {
+      const body = { player: line.name, reason };
+      if (Number.isInteger(line.seq)) Object.assign(body, { table: this.id, seq: line.seq });
+      await api.report(body);
+      this.showNotice("warn", { code: "report", text: t("chat.report.sent") });
+    } catch (error) {
+      this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+    }
+  }
+
+  async mutePlayer(name) {
+    try {
+      const relations = await api.relate(name, "mute");
+      this.hidden = new Set([...relations.mute, ...relations.block]);
+      this.renderSide();
+    } catch (error) {
+      this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+    }
   }
 
   logPanel() {

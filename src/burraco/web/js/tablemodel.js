@@ -204,7 +204,7 @@ export class TableModel {
         this.pushLog({ kind: "back", seat: message.seat });
         break;
       case "chat":
-        this.chat = [...this.chat, { name: message.name, text: message.text, at: message.at, seat: message.seat }].slice(-100);
+        this.chat = [...this.chat, { name: message.name, text: message.text, at: message.at, seat: message.seat, seq: message.seq }].slice(-100);
         effects.chat = true;
         break;
       case "cancelled":
