@@ -403,6 +403,40 @@ async def _moderation(c: Checker) -> None:
     del rude
 
 
+async def _friends(c: Checker) -> None:
+    heads = {}
+    for name in ("Pia", "Leo"):
+        body = await c.call("POST", "/api/register", 201, json={"name": name, "password": PASSWORD})
+        c.app.http.cookies.clear()
+        heads[name] = {"Authorization": f"Bearer {body['token']}"}
+    pia, leo = heads["Pia"], heads["Leo"]
+    guest, _ = await _guest(c)
+    await c.call("GET", "/api/presence", 200)
+    await c.call("GET", "/api/friends", 200, headers=pia)
+    await c.call("GET", "/api/friends", 401)
+    await c.call("POST", "/api/friends", 200, json={"player": "Leo"}, headers=pia)
+    await c.call("POST", "/api/friends", 404, json={"player": "Nobody"}, headers=pia)
+    await c.call("POST", "/api/friends", 403, json={"player": "Leo"}, headers=guest)
+    await c.call("POST", "/api/friends", 422, json={}, headers=pia)
+    await c.call("DELETE", "/api/friends", 200, json={"player": "Leo"}, headers=pia)
+    await c.call("DELETE", "/api/friends", 404, json={"player": "Nobody"}, headers=pia)
+    table = await c.call("POST", "/api/tables", 201, json={"smazzate": 3}, headers=pia)
+    path = f"/api/tables/{table['id']}/invite"
+    await c.call("POST", path, 200, json={"player": "Leo"}, headers=pia)
+    await c.call("POST", path, 409, json={"player": "Pia"}, headers=leo)
+    await c.call("POST", path, 404, json={"player": "Nobody"}, headers=pia)
+    await c.call("POST", "/api/tables/nope/invite", 404, json={"player": "Leo"}, headers=pia)
+    dare = {"player": "Leo", "table": {"smazzate": 3}}
+    await c.call("POST", "/api/challenges", 201, json=dare, headers=pia)
+    await c.call("POST", "/api/challenges", 404, json=dare | {"player": "Nobody"}, headers=pia)
+    await c.call("POST", "/api/challenges", 422, json={}, headers=pia)
+    await c.call(
+        "POST", "/api/relations", 200, json={"player": "Pia", "kind": "block"}, headers=leo
+    )
+    await c.call("POST", "/api/challenges", 403, json=dare, headers=pia)
+    await c.call("POST", path, 403, json={"player": "Leo"}, headers=pia)
+
+
 def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
     async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
         async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
@@ -417,6 +451,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _quickplay(checker)
             await _account(checker)
             await _moderation(checker)
+            await _friends(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
             return checker.seen, everything
 

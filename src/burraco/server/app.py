@@ -25,6 +25,7 @@ from .ratelimit import FailureDelay, RateLimiter
 from .routes import (
     account,
     accounts,
+    friends,
     history,
     info,
     lessons,
@@ -78,6 +79,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         ratings,
         quickplay,
         moderation,
+        friends,
         rulesets,
         ws,
     ):

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from burraco.store import (
@@ -50,6 +50,8 @@ class Hub:
         self.accounts = AccountStore(store)
         self.profiles = ProfileStore(store)
         self.moderation = ModerationStore(store)
+        self.invitations: dict[int, list[dict[str, Any]]] = {}
+        """The last invitations and challenges each user got (friends.py), newest last."""
         self.announcement: messages.Announcement | None = None
         """The last announcement (shown to pages that open later, until replaced)."""
         self.mailer = Mailer(config)
@@ -269,6 +271,36 @@ class Hub:
             info["free_seats"] = [i for i, s in enumerate(actor.seats) if s.free]
             out.append(info)
         return out
+
+    def online(self) -> set[int]:
+        """The users with an open WebSocket (a page of the site open) now."""
+        return set(self._sockets_of)
+
+    def playing_at(self, user_id: int) -> str | None:
+        """The table in play where ``user_id`` has a seat, if any."""
+        for actor in self.tables.values():
+            if actor.status == TableStatus.PLAYING and any(
+                s.user_id == user_id for s in actor.seats
+            ):
+                return actor.id
+        return None
+
+    def presence(self) -> dict[str, int]:
+        """The lobby's figures: people online, tables in play and waiting."""
+        live = [a for a in self.tables.values() if a.config.lesson is False]
+        return {
+            "online": len(self._sockets_of),
+            "playing": sum(1 for a in live if a.status == TableStatus.PLAYING),
+            "waiting": sum(1 for a in live if a.status == TableStatus.OPEN and a.config.public),
+        }
+
+    def tell(self, user_id: int, message: Mapping[str, Any]) -> int:
+        """Send a message to every connection of one user; how many got it."""
+        text = encode(message)
+        conns = [c for c in self.connections if c.user.id == user_id]
+        for conn in conns:
+            conn.send(text)
+        return len(conns)
 
     async def close(self) -> None:
         for actor in list(self.tables.values()):

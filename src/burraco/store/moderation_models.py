@@ -23,7 +23,8 @@ class Relation(Base):
         ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     )
     kind: Mapped[str] = mapped_column(String(8), primary_key=True)
-    """``mute`` (his chat hidden from me) or ``block`` (hidden, and he cannot invite me)."""
+    """``mute`` (his chat hidden from me), ``block`` (hidden, and he cannot invite me) or
+    ``follow`` (friends follow each other)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -15,7 +15,7 @@ from . import moderation_models as mm
 from .store import Store, _aware
 
 ROLES = ("player", "moderator", "admin")
-KINDS = ("mute", "block")
+KINDS = ("mute", "block", "follow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +104,31 @@ class ModerationStore:
         for kind, name in rows:
             out[kind].append(name)
         return out
+
+    async def followers(self, user_id: int) -> set[int]:
+        """Who follows ``user_id`` (a friend is a follow both ways)."""
+        r = mm.Relation
+        async with self.store.sessions() as session:
+            rows = (
+                await session.scalars(
+                    select(r.user_id).where(r.other_id == user_id, r.kind == "follow")
+                )
+            ).all()
+        return set(rows)
+
+    async def followed(self, user_id: int) -> dict[int, str]:
+        """Whom ``user_id`` follows: id -> name."""
+        r = mm.Relation
+        async with self.store.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(r.other_id, models.User.name)
+                    .join(models.User, models.User.id == r.other_id)
+                    .where(r.user_id == user_id, r.kind == "follow")
+                    .order_by(models.User.name)
+                )
+            ).all()
+        return {int(uid): str(name) for uid, name in rows}  # Row -> plain values
 
     async def blocks(self, user_id: int, other_id: int) -> bool:
         """Whether ``user_id`` has blocked ``other_id`` (who then cannot invite him)."""

@@ -5,6 +5,7 @@ import { api, recordUrl } from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { clockEach, describeConfig } from "./play.js";
+import { FriendsPanel } from "./friendspanel.js";
 import { QuickPlayPanel } from "./quickplaypanel.js";
 import { botLabel, recordPlayerName } from "./tableview.js";
 
@@ -104,6 +105,7 @@ export class LobbyScreen {
     this.root = h("div", { class: "screen lobby-screen" });
     replace(this.app, this.root);
     this.quick = new QuickPlayPanel(this.ctx); // keeps its own state across the lobby's renders
+    this.friends = new FriendsPanel(this.ctx);
     this.render();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 4000);
@@ -122,6 +124,8 @@ export class LobbyScreen {
         api.tables(), api.matches(this.mine), askInvitations ? api.invitations() : this.invitations,
         askInvitations ? api.announcement() : this.announced]);
       this.announced = announced;
+      this.presence = await api.presence();
+      this.friends.refresh();
       this.tables = tables;
       this.matches = matches;
       this.invitations = invitations;
@@ -169,10 +173,12 @@ export class LobbyScreen {
         h("button", { type: "button", class: "btn ghost small", dataset: { cmd: "logout" }, onclick: () => this.ctx.logout() }, t("auth.logout")),
         langButton(this.ctx),
       ),
+      h("p", { class: "lobby-presence muted", role: "status" }),
       h("div", { class: "lobby-announcement" }),
       h("div", { class: "lobby-invitations", role: "status" }),
       h("div", { class: "lobby-grid" },
         this.quick.el(),
+        this.friends.el(),
         h("section", { class: "panel new-table" }, h("h2", { text: t("lobby.new") }), this.newTableForm()),
         this.learnPanel(),
         h("section", { class: "panel" }, h("h2", { text: t("lobby.tables") }), h("div", { class: "table-list" })),
@@ -324,6 +330,10 @@ export class LobbyScreen {
         h("p", { class: "notice", dataset: { invitation: inv.tournament } },
           t("tour.invited_you_in", { by: inv.by, name: inv.name }), " ",
           h("a", { href: `/?tournament=${encodeURIComponent(inv.tournament)}`, onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?tournament=${encodeURIComponent(inv.tournament)}`); } }, t("tour.answer")))));
+    }
+    const here = this.root.querySelector(".lobby-presence");
+    if (here && this.presence) {
+      here.textContent = t("lobby.presence", this.presence);
     }
     const banner = this.root.querySelector(".lobby-announcement");
     if (banner) {

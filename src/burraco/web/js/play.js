@@ -134,6 +134,10 @@ export class TableScreen {
   // ----------------------------------------------------------------------------- messages
 
   receive(message) {
+    if (message.type === "invitation") {
+      this.showNotice("warn", { code: "invitation", text: t(`friends.${message.kind}`, { name: message.by }) });
+      return;
+    }
     if (message.type === "announcement") {
       this.showNotice("warn", { code: "announcement", text: t("announcement", { text: message.text }) });
       return;
@@ -647,6 +651,26 @@ export class TableScreen {
     );
   }
 
+  /** Invite a player by name (friends.py): his open pages are told at once. */
+  inviteForm() {
+    const form = h("form", { class: "invite-friend", dataset: { form: "invite" } },
+      h("label", { for: "invite-name", text: t("wait.invite_friend") }),
+      h("div", { class: "invite-row" },
+        h("input", { id: "invite-name", name: "player", maxlength: "32", required: true, autocomplete: "off" }),
+        h("button", { type: "submit", class: "btn", text: t("wait.invite") })));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = String(new FormData(form).get("player") || "").trim();
+      try {
+        const done = await api.invite(this.id, name);
+        this.showNotice("warn", { code: "invited", text: t(done.online ? "wait.invited" : "wait.invited_offline", { name }) });
+      } catch (error) {
+        this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+      }
+    });
+    return form;
+  }
+
   waitingRoom() {
     const { info, final } = this.model;
     const me = this.ctx.user;
@@ -692,6 +716,7 @@ export class TableScreen {
     }
     return h("div", { class: "waiting" },
       h("h2", { text: info.status === "finished" ? t("wait.finished") : t("wait.title") }),
+      this.notice ? this.noticeEl() : null,
       h("p", { class: "muted", text: describeConfig(cfg) }),
       h("ul", { class: "wait-seats" }, rows),
       info.status === "open" ? h("p", { class: "muted", text: t("wait.starts") }) : null,
@@ -702,6 +727,7 @@ export class TableScreen {
           h("button", { type: "button", class: "btn", dataset: { cmd: "copy-link" }, text: t("wait.copy") }),
         ),
       ),
+      info.status === "open" && you !== null && !me.guest ? this.inviteForm() : null,
       info.status === "open" && info.created_by === me.id ? h("div", { class: "wait-actions" },
         h("button", { type: "button", class: "btn ghost", dataset: { cmd: "cancel-table" }, text: t("wait.cancel") }),
       ) : null,
