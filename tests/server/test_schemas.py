@@ -243,6 +243,19 @@ async def _tournaments(c: Checker) -> None:
     await c.call("GET", "/api/tournaments/invitations", 401)
     await c.call("POST", f"{path}/confirm", 409, headers=other, code="no_invitation")
     await c.call("POST", f"{path}/confirm", 200, headers=mate)
+    # Recurring events (test_recurring.py): a schedule, listed and stopped.
+    body = await c.call("POST", "/api/register", 201, json={"name": "Orga", "password": PASSWORD})
+    c.app.http.cookies.clear()
+    orga = {"Authorization": f"Bearer {body['token']}"}
+    schedule = {"at": "21:00", "tournament": {"smazzate": 2, "rounds": 2}}
+    made = await c.call("POST", "/api/tournaments/recurring", 201, json=schedule, headers=orga)
+    await c.call("POST", "/api/tournaments/recurring", 401, json=schedule)
+    await c.call("POST", "/api/tournaments/recurring", 403, json=schedule, headers=host)
+    await c.call("POST", "/api/tournaments/recurring", 422, json={}, headers=orga)
+    await c.call("GET", "/api/tournaments/recurring", 200, headers=orga)
+    await c.call("GET", "/api/tournaments/recurring", 401)
+    await c.call("DELETE", f"/api/tournaments/recurring/{made['id']}", 204, headers=orga)
+    await c.call("DELETE", f"/api/tournaments/recurring/{made['id']}", 404, headers=orga)
 
 
 async def _ratings(c: Checker) -> None:

@@ -18,7 +18,7 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from burraco.engine.errors import RecordError
@@ -45,6 +45,7 @@ from burraco.tournament import (
     TournamentStatus,
     admit,
 )
+from burraco.tournament.recurrence import Recurrence
 
 from . import messages
 from .connection import Connection
@@ -64,6 +65,9 @@ from .tournament.records import (
 from .tournament.registration import Registration
 from .tournament.scheduler import Scheduler
 from .tournament.views import REGISTRATION_CLOSES, summary, view
+
+MAX_RECURRING = 5
+"""Schedules one organiser may keep."""
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -196,6 +200,84 @@ class TournamentManager:
         )
         self._scheduler.poke()
         return await self.view(tournament_id)
+
+    # ------------------------------------------------------------------ recurring events
+
+    async def add_recurring(
+        self, user: UserInfo, *, name: str, recurrence: Recurrence, settings: TournamentSettings
+    ) -> dict[str, Any]:
+        """An organiser's schedule: each event is created ``recurrence.lead`` before its start
+        (by the scheduler's ``recurring_tick``)."""
+        if user.is_guest:
+            raise TournamentError(ErrorCode.FORBIDDEN, "register to organise events")
+        table_config(settings, "check").validate()
+        mine = await self.store.recurring(user_id=user.id)
+        if len(mine) >= MAX_RECURRING:
+            raise TournamentError(
+                ErrorCode.BAD_TOURNAMENT, f"at most {MAX_RECURRING} schedules per organiser"
+            )
+        event_id = await self.store.add_recurring(
+            created_by=user.id,
+            name=name.strip()[:80] or "Torneo",
+            weekdays=list(recurrence.weekdays),
+            at=recurrence.at.strftime("%H:%M"),
+            zone=recurrence.zone,
+            lead_minutes=int(recurrence.lead.total_seconds() // 60),
+            settings=settings.to_json(),
+            active=True,
+            created_at=self.clock(),
+            last_start=None,
+        )
+        self._scheduler.poke()
+        return {"id": event_id}
+
+    async def recurring_of(self, user: UserInfo) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": r.id,
+                "name": r.name,
+                "weekdays": list(r.weekdays),
+                "at": r.at,
+                "zone": r.zone,
+                "lead_minutes": r.lead_minutes,
+                "last_start": None if r.last_start is None else _utc(r.last_start).isoformat(),
+            }
+            for r in await self.store.recurring(user_id=user.id)
+        ]
+
+    async def stop_recurring(self, user: UserInfo, event_id: int) -> None:
+        if not any(r.id == event_id for r in await self.store.recurring(user_id=user.id)):
+            raise TournamentError(ErrorCode.NOT_FOUND, "you have no such schedule")
+        await self.store.set_recurring(event_id, active=False)
+
+    async def recurring_tick(self, now: datetime) -> list[str]:
+        """Create the events whose time to be created has come; their ids."""
+        created: list[str] = []
+        for row in await self.store.recurring():
+            recurrence = Recurrence(
+                weekdays=tuple(row.weekdays),
+                at=time.fromisoformat(row.at),
+                zone=row.zone,
+                lead=timedelta(minutes=row.lead_minutes),
+            )
+            after = _utc(row.last_start) if row.last_start is not None else _utc(row.created_at)
+            owner = await self.hub.store.user(row.created_by)
+            if owner is None:
+                continue
+            for start in recurrence.starts_between(after, now + recurrence.lead):
+                await self.store.set_recurring(row.id, last_start=start)
+                if start - REGISTRATION_CLOSES <= now:
+                    continue  # too late to open it for registration: skipped, not late
+                made = await self.create(
+                    owner,
+                    name=row.name,
+                    start="scheduled",
+                    size=None,
+                    starts_at=start,
+                    settings=TournamentSettings.from_json(row.settings),
+                )
+                created.append(made["id"])
+        return created
 
     async def summaries(self, *, past: int = 50) -> list[dict[str, Any]]:
         """Every tournament registering or running (oldest first), then the ``past`` latest

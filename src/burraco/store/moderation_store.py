@@ -100,9 +100,10 @@ class ModerationStore:
                     .order_by(models.User.name)
                 )
             ).all()
-        out: dict[str, list[str]] = {kind: [] for kind in KINDS}
+        out: dict[str, list[str]] = {"mute": [], "block": []}  # follows: the friends' list
         for kind, name in rows:
-            out[kind].append(name)
+            if kind in out:
+                out[kind].append(name)
         return out
 
     async def followers(self, user_id: int) -> set[int]:

@@ -103,3 +103,25 @@ class TournamentTable(Base):
     closings}``) before the extra smazzata being played now (T23)."""
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """``{totals, timed_out, closings, mp, vp, ended}`` once the table has finished."""
+
+
+class RecurringEvent(Base):
+    """An organiser's schedule (``burraco.tournament.recurrence``): the server creates each
+    event ahead of its start with ``settings`` (migration ``0009_recurring_events``)."""
+
+    __tablename__ = "recurring_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    weekdays: Mapped[list[int]] = mapped_column(JSON)
+    at: Mapped[str] = mapped_column(String(5))
+    """``HH:MM`` on the organiser's clock."""
+    zone: Mapped[str] = mapped_column(String(64))
+    lead_minutes: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The tournament's settings as ``POST /api/tournaments`` takes them (without its start)."""
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_start: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    """The start of the last event created (the next one comes after it)."""

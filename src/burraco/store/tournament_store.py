@@ -500,3 +500,26 @@ class TournamentStore:
             if row is None:
                 return None
             return FinishedMatch(tuple(row.totals), row.winner, row.ended, row.record)
+
+    # ------------------------------------------------------------------ recurring events
+
+    async def add_recurring(self, **values: Any) -> int:
+        async with self.store.write() as session:
+            row = m.RecurringEvent(**values)
+            session.add(row)
+            await session.flush()
+            return int(row.id)
+
+    async def recurring(self, *, user_id: int | None = None) -> list[m.RecurringEvent]:
+        """The active schedules (of ``user_id``'s, if given)."""
+        query = select(m.RecurringEvent).where(m.RecurringEvent.active.is_(True))
+        if user_id is not None:
+            query = query.where(m.RecurringEvent.created_by == user_id)
+        async with self.store.sessions() as session:
+            return list((await session.scalars(query.order_by(m.RecurringEvent.id))).all())
+
+    async def set_recurring(self, event_id: int, **values: Any) -> None:
+        async with self.store.write() as session:
+            await session.execute(
+                update(m.RecurringEvent).where(m.RecurringEvent.id == event_id).values(**values)
+            )

@@ -8,13 +8,14 @@ Bearer``), as for the lobby. Every refusal is ``{error, message}`` with its stat
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from pydantic import BaseModel, Field
 
 from burraco.errors import ErrorCode
+from burraco.tournament.recurrence import Recurrence
 
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
 from .deps import CurrentUser
@@ -158,10 +159,67 @@ async def invitations(tm: Manager, me: Me) -> list[dict[str, Any]]:
     return await tm.invitations(me)
 
 
-@router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
-async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
-    """A new Sit&Go or scheduled tournament (the creator is its organiser)."""
-    settings = TournamentSettings(
+class EventSettings(NewTournament):
+    start: Literal["sitgo", "scheduled"] = "scheduled"
+
+
+class RecurringRequest(BaseModel):
+    name: str = Field("", max_length=80)
+    weekdays: list[int] = Field(default_factory=list, description="0 Monday ... 6; []: daily")
+    at: time = Field(description="The start on the organiser's clock, e.g. 21:00")
+    zone: str = Field("Europe/Rome", max_length=64, description="An IANA time zone")
+    lead_hours: float = Field(24, ge=0.2, le=168, description="How early each event is made")
+    tournament: EventSettings = Field(description="The settings of every event")
+
+
+class RecurringOut(BaseModel):
+    id: int
+    name: str
+    weekdays: list[int]
+    at: str
+    zone: str
+    lead_minutes: int
+    last_start: str | None = Field(description="The start of the last event made")
+
+
+class RecurringMade(BaseModel):
+    id: int
+
+
+@router.get("/recurring", response_model=None, responses=_answers(401, model=list[RecurringOut]))
+async def recurring(tm: Manager, me: Me) -> list[dict[str, Any]]:
+    """The organiser's active schedules."""
+    return await tm.recurring_of(me)
+
+
+@router.post(
+    "/recurring",
+    status_code=201,
+    response_model=None,
+    responses=_answers(401, 403, 422, model=RecurringMade, status=201),
+)
+async def add_recurring(body: RecurringRequest, tm: Manager, me: Me) -> dict[str, Any]:
+    """A recurring event: "every day at 21:00, a Danish tournament with these settings"; the
+    server creates each event ``lead_hours`` before its start (docs/tournaments.md)."""
+    recurrence = Recurrence(
+        weekdays=tuple(body.weekdays),
+        at=body.at,
+        zone=body.zone,
+        lead=timedelta(hours=body.lead_hours),
+    )
+    return await tm.add_recurring(
+        me, name=body.name, recurrence=recurrence, settings=_settings(body.tournament)
+    )
+
+
+@router.delete("/recurring/{event_id}", status_code=204, responses=_answers(401, 404, model=None))
+async def stop_recurring(event_id: int, tm: Manager, me: Me) -> Response:
+    await tm.stop_recurring(me, event_id)
+    return Response(status_code=204)
+
+
+def _settings(body: NewTournament) -> TournamentSettings:
+    return TournamentSettings(
         kind=body.kind,
         system=body.system,
         rounds=body.rounds,
@@ -179,6 +237,12 @@ async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
         min_players=body.min_players,
         elimination=body.elimination,
     )
+
+
+@router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
+async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
+    """A new Sit&Go or scheduled tournament (the creator is its organiser)."""
+    settings = _settings(body)
     return await tm.create(
         me,
         name=body.name,

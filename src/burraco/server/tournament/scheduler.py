@@ -56,6 +56,7 @@ class Scheduler:
         watchers when a registration closes (once)."""
         manager = self.manager
         now = manager.clock()
+        await manager.recurring_tick(now)
         for info in await manager.store.tournaments([TournamentStatus.REGISTERING]):
             if info.start != "scheduled" or info.starts_at is None:
                 continue
