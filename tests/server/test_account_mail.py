@@ -253,3 +253,53 @@ def test_sessions_password_change_export_and_deletion(tmp_path: Path) -> None:
             assert ended.status_code == 401
 
     asyncio.run(scenario())
+
+
+def test_tournament_standings_are_mailed_to_those_who_asked(
+    tmp_path: Path, smtp: tuple[Inbox, int]
+) -> None:
+    """Issue 16: "Online tournament standings e-mailed to entrants who have an address and
+    asked for it" (a bot plays for the entrant who never comes, absent: bot)."""
+    inbox, port = smtp
+
+    async def scenario() -> None:
+        async with running_app(tmp_path, smtp_host="127.0.0.1", smtp_port=port) as app:
+            ezio = await register(app, "Ezio")
+            user = await app.hub.store.user_by_name("Ezio")
+            assert user is not None
+            await app.hub.accounts.verify_email(user.id, "ezio@example.org")
+            asked = await app.http.post(
+                "/api/account/standings", json={"wanted": True}, headers=ezio
+            )
+            assert asked.status_code == 204
+            body = {
+                "name": "Serata",
+                "start": "sitgo",
+                "size": 4,
+                "rounds": 1,
+                "smazzate": 1,
+                "absent": "bot",
+                "absent_seconds": 1,
+                "between_smazzate": 0,
+            }
+            made = await app.http.post("/api/tournaments", json=body, headers=ezio)
+            assert made.status_code == 201, made.text
+            tid = made.json()["id"]
+            assert (
+                await app.http.post(f"/api/tournaments/{tid}/register", headers=ezio)
+            ).status_code == 200
+            bots = await app.http.post(
+                f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 3}, headers=ezio
+            )
+            assert bots.status_code == 200, bots.text
+
+            async def mailed() -> bool:
+                return any("Classifica finale" in m["Subject"] for _, m in inbox.messages)
+
+            await app.until(mailed, timeout=90, every=0.2)
+            ((to, message),) = [(t, m) for t, m in inbox.messages if "Classifica" in m["Subject"]]
+            assert to == ["ezio@example.org"] and "Serata" in message["Subject"]
+            text = message.get_content()
+            assert "1. " in text and "Ezio" in text and "VP" in text
+
+    asyncio.run(scenario())

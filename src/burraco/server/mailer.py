@@ -27,6 +27,18 @@ TEXTS: Final[dict[str, dict[str, tuple[str, str]]]] = {
             "It works once, for 24 hours. If it was not you, ignore this message.\n",
         ),
     },
+    "standings": {
+        "it": (
+            "Classifica finale: {tournament}",
+            "Ciao {name},\n\nil torneo {tournament} è finito. La classifica finale:\n\n{table}\n"
+            "\nHai chiesto queste classifiche per e-mail; dal tuo account puoi smettere.\n",
+        ),
+        "en": (
+            "Final standings: {tournament}",
+            "Hello {name},\n\nthe tournament {tournament} is over. The final standings:\n\n"
+            "{table}\n\nYou asked for these standings by e-mail; your account can stop them.\n",
+        ),
+    },
     "reset": {
         "it": (
             "Nuova password per Burraco",
@@ -67,7 +79,7 @@ class Mailer:
         message = EmailMessage()
         message["From"] = self.config.mail_from
         message["To"] = to
-        message["Subject"] = subject
+        message["Subject"] = subject.format(**values)
         message["Date"] = formatdate(localtime=False)
         message["Message-ID"] = make_msgid(domain="burraco.local")
         message.set_content(body.format(**values))

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from burraco.engine.errors import RecordError
-from burraco.errors import ErrorCode
+from burraco.errors import ErrorCode, ServiceError
 from burraco.store import (
     EntrantInfo,
     FinishedMatch,
@@ -201,6 +201,40 @@ class TournamentManager:
         self._scheduler.poke()
         return await self.view(tournament_id)
 
+    async def _mail_standings(self, tournament_id: str) -> int:
+        """The final standings by mail to every entrant with a confirmed address who asked for
+        them (issue 16); how many were sent. A mail server's refusal is logged per recipient
+        and does not stop the others (the tournament is over either way)."""
+        mailer = self.hub.mailer
+        if not mailer.available:
+            return 0
+        data = await self.store.load(tournament_id)
+        if data is None:
+            return 0
+        shown = await self.view(tournament_id)
+        table = "\n".join(
+            f"{row['place']}. {row['name']}  {row['vp']} VP" for row in shown["standings"]
+        )
+        sent = 0
+        for entrant in data.entrants:
+            for user_id in entrant.users:
+                account = await self.hub.accounts.account(user_id)
+                if account is None or account.email is None or not account.mail_standings:
+                    continue
+                try:
+                    await mailer.send(
+                        account.email,
+                        "standings",
+                        "it",
+                        name=account.name,
+                        tournament=data.info.name,
+                        table=table,
+                    )
+                    sent += 1
+                except ServiceError as error:
+                    log.warning("standings of %s to %s: %s", tournament_id, account.name, error)
+        return sent
+
     # ------------------------------------------------------------------ recurring events
 
     async def add_recurring(
@@ -371,6 +405,7 @@ class TournamentManager:
                 tournament_id, TournamentStatus.FINISHED, finished_at=self.clock()
             )
             await self._push(tournament_id, "finished")
+            self._spawn(self._mail_standings(tournament_id))  # off the tournament's path
             return
         pairing = step.draw.pairing
         await self.store.add_round(
