@@ -256,7 +256,8 @@ class ModerationStore:
             row = await session.get(mm.Report, report_id)
             if row is None:
                 raise ValueError("no such report")
-            row.status, row.handled_by, row.resolution = "closed", moderator.user_id, resolution
+            row.status, row.resolution = "closed", resolution
+            row.handled_by = moderator.user_id or None  # 0: the command line
             session.add(
                 mm.AuditEntry(
                     moderator_id=moderator.user_id or None,  # 0: the command line
