@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -168,3 +169,37 @@ class MatchLog(Base):
     """Match points by line when they apply (T14's technical score after a timeout)."""
     vp: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     """Victory points by line when they apply."""
+
+
+class Node(Base):
+    """A running server process of a cluster (docs/cluster.md). ``id`` is the process's own
+    instance (its ``--node`` name and a random suffix drawn at start), so that a process
+    restarted under the same name never inherits the leases of the one that died. Times are
+    the database's clock in seconds since the epoch: every machine reads one clock."""
+
+    __tablename__ = "nodes"
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    address: Mapped[str | None] = mapped_column(String(200))
+    started_at: Mapped[float] = mapped_column(Float)
+    heartbeat_at: Mapped[float] = mapped_column(Float)
+    draining: Mapped[bool] = mapped_column(Boolean, default=False)
+    tables: Mapped[int] = mapped_column(Integer, default=0)
+    """The live tables it runs (its load, for placing new tables)."""
+
+
+class TableLease(Base):
+    """Which process runs a table, and the fencing token of that ownership: every claim bumps
+    ``token``, and every write of the table's log checks it in its own transaction, so a
+    process that lost the table can never append to its log (``lease_store``)."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    node: Mapped[str | None] = mapped_column(String(80), index=True)
+    """The owning ``Node.id``; None: released (any process may claim it at once)."""
+    token: Mapped[int] = mapped_column(BigInteger)
+    since: Mapped[float] = mapped_column(Float)

@@ -34,6 +34,7 @@ from sqlalchemy.ext.asyncio import (
 
 from . import models
 from .action_writer import SQLITE_PRAGMAS, SqliteActionWriter
+from .fencing import LeaseLost, check_fences
 from .migrate import Applied, current_revision, upgrade
 
 MAX_BATCH = 500
@@ -222,6 +223,11 @@ class Store:
         path = engine.url.database if engine.dialect.name == "sqlite" else None
         self._action_writer = SqliteActionWriter(path) if path and path != ":memory:" else None
         """The action log's own writer on a SQLite file (action_writer.py); None: SQLAlchemy."""
+        self.fences: dict[str, int] | None = None
+        """In a cluster (docs/cluster.md): the tables this process holds the lease of, with
+        their fencing tokens; every write of a table's log then checks its token in its own
+        transaction and raises ``LeaseLost`` when another process took the table. None: one
+        process alone on its database, nothing to check."""
         self.action_commits = 0
         """Group-commit transactions written so far (fewer than the actions when they batch)."""
         self.actions_written = 0
@@ -260,6 +266,16 @@ class Store:
     async def write(self) -> AsyncIterator[AsyncSession]:
         """A write transaction: committed at the end of the block, rolled back if it raises."""
         async with self.exclusive(), self.sessions.begin() as session:
+            yield session
+
+    @contextlib.asynccontextmanager
+    async def table_write(self, table_id: str) -> AsyncIterator[AsyncSession]:
+        """A write transaction about one table's log, fenced in a cluster (``fences``)."""
+        async with self.write() as session:
+            if self.fences is not None:
+                connection = await session.connection()
+                if await check_fences(connection, self.fences, [table_id]):
+                    raise LeaseLost(table_id)
             yield session
 
     async def close(self) -> None:
@@ -386,7 +402,7 @@ class Store:
     async def set_seat(
         self, table_id: str, seat: int, *, user_id: int | None, bot: str | None
     ) -> None:
-        async with self.write() as session:
+        async with self.table_write(table_id) as session:
             await session.execute(
                 update(models.Seat)
                 .where(models.Seat.table_id == table_id, models.Seat.seat == seat)
@@ -401,7 +417,7 @@ class Store:
             values["match_no"] = match_no
         if owner is not None:
             values["owner_process"] = owner
-        async with self.write() as session:
+        async with self.table_write(table_id) as session:
             await session.execute(
                 update(models.GameTable).where(models.GameTable.id == table_id).values(**values)
             )
@@ -461,7 +477,7 @@ class Store:
     # --------------------------------------------------------------------------- gameplay log
 
     async def log_smazzata(self, table_id: str, record: SmazzataRecord) -> None:
-        async with self.write() as session:
+        async with self.table_write(table_id) as session:
             session.add(
                 models.SmazzataLog(
                     table_id=table_id,
@@ -482,7 +498,7 @@ class Store:
     async def end_smazzata(
         self, table_id: str, match_no: int, number: int, *, result: list[int] | None, ended: str
     ) -> None:
-        async with self.write() as session:
+        async with self.table_write(table_id) as session:
             await session.execute(
                 update(models.SmazzataLog)
                 .where(
@@ -541,12 +557,20 @@ class Store:
     async def _commit_actions(self, batch: list[_Pending]) -> None:
         rows = [row for row, _ in batch]
         try:
-            if self._action_writer is not None:
+            if self._action_writer is not None and self.fences is None:
                 async with self.exclusive():
                     await self._action_writer.write(rows)
             else:
                 async with self.exclusive(), self.engine.begin() as connection:
-                    await connection.execute(insert(models.ActionLog), rows)
+                    if self.fences is not None:
+                        lost = await check_fences(
+                            connection, self.fences, (row["table_id"] for row in rows)
+                        )
+                        if lost:
+                            batch = self._refuse_lost(batch, lost)
+                            rows = [row for row, _ in batch]
+                    if rows:
+                        await connection.execute(insert(models.ActionLog), rows)
         except Exception as error:
             if len(batch) > 1:
                 # One bad row must not fail the others: write them one at a time.
@@ -562,8 +586,21 @@ class Store:
             if not done.done():
                 done.set_result(None)
 
+    @staticmethod
+    def _refuse_lost(batch: list[_Pending], lost: set[str]) -> list[_Pending]:
+        """Fail the rows of tables whose lease is lost (nothing of theirs is written); the
+        rest of the batch goes on."""
+        kept = []
+        for row, done in batch:
+            if row["table_id"] in lost:
+                if not done.done():
+                    done.set_exception(LeaseLost(row["table_id"]))
+            else:
+                kept.append((row, done))
+        return kept
+
     async def log_chat(self, table_id: str, record: ChatRecord) -> None:
-        async with self.write() as session:
+        async with self.table_write(table_id) as session:
             session.add(
                 models.ChatLog(
                     table_id=table_id,
@@ -588,7 +625,7 @@ class Store:
         mp: list[int] | None = None,
         vp: list[int] | None = None,
     ) -> None:
-        async with self.write() as session:
+        async with self.table_write(table_id) as session:
             await session.merge(
                 models.MatchLog(
                     table_id=table_id,
