@@ -85,6 +85,8 @@ class ErrorCode(StrEnum):
     MUTED = "muted"
     SUSPENDED = "suspended"
     # The server itself.
+    TABLE_MOVED = "table_moved"
+    RECONNECT = "reconnect"
     NO_SUCH_ROUTE = "no_such_route"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     SERVER_ERROR = "server_error"

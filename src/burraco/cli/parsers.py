@@ -326,6 +326,20 @@ def add_serve_parser(commands: Commands) -> None:
         metavar="HOST",
         help="a public host name pages may come from, when a proxy rewrites Host (repeatable)",
     )
+    cluster = parser.add_argument_group("several processes (docs/cluster.md)")
+    cluster.add_argument(
+        "--redis-url", help="Redis of a cluster, e.g. redis://127.0.0.1:6379/0 (needs PostgreSQL)"
+    )
+    cluster.add_argument("--node", help="this process's name in the cluster (host:port)")
+    cluster.add_argument(
+        "--cluster-name", default="burraco", help="prefix of the cluster's Redis keys (burraco)"
+    )
+    cluster.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=4.0,
+        help="a process silent this long is dead and its tables are taken over (4)",
+    )
     parser.add_argument("--secure-cookies", action="store_true", help="behind HTTPS")
     parser.add_argument("--log-level", default="info", help="debug, info, warning (info)")
     parser.add_argument(

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
+import signal
+from types import FrameType
+from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +43,15 @@ def run(args: argparse.Namespace) -> int:
         smtp_password=os.environ.get("BURRACO_SMTP_PASSWORD"),
         mail_from=args.mail_from,
         public_url=args.public_url,
+        redis_url=args.redis_url,
+        node_name=args.node or f"{args.host}:{args.port}",
+        cluster_name=args.cluster_name,
+        node_address=f"{args.host}:{args.port}",
+        lease_seconds=args.lease_seconds,
     )
+    if args.redis_url and not (args.database_url or "").startswith("postgres"):
+        print("burraco serve: --redis-url needs a PostgreSQL --database-url (docs/cluster.md)")
+        return 2
     if args.test_seed is not None:
         logging.getLogger("burraco.server").warning(
             "--test-seed %d: deals are predictable; this server is for tests only", args.test_seed
@@ -50,11 +62,51 @@ def run(args: argparse.Namespace) -> int:
         keep_alive=args.keep_alive,
         max_connections=args.max_connections,
     )
-    uvicorn.run(
-        create_app(config),
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        **limits.uvicorn_options(),
+    app = create_app(config)
+    server = draining_server(app)(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            **limits.uvicorn_options(),
+        )
     )
+    server.run()
     return 0
+
+
+def draining_server(app: Any) -> type[Any]:
+    """uvicorn's ``Server`` class for ``app``, draining on SIGTERM in a cluster."""
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        """uvicorn's server, except that in a cluster SIGTERM first drains the process (its
+        tables handed to the others, its sockets closed with 4503: docs/cluster.md), then stops
+        as uvicorn does. A second signal stops at once."""
+
+        _draining = False
+        _loop: asyncio.AbstractEventLoop | None = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            self._loop = asyncio.get_running_loop()
+            await super().startup(sockets)
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            hub = getattr(app.state, "hub", None)
+            cluster = None if hub is None else hub.cluster
+            if sig != signal.SIGTERM or self._draining or cluster is None or self._loop is None:
+                super().handle_exit(sig, frame)
+                return
+            self._draining = True
+            loop = self._loop
+
+            def stop(_: object) -> None:
+                super(DrainingServer, self).handle_exit(sig, frame)
+
+            def begin() -> None:
+                loop.create_task(cluster.drain()).add_done_callback(stop)
+
+            loop.call_soon_threadsafe(begin)
+
+    return DrainingServer

@@ -17,6 +17,7 @@ from burraco.store import Store
 
 from . import errors, fairness
 from .botrunner import BotRunner
+from .cluster.forward import ForwardToOwner
 from .collector import Collector
 from .config import ServerConfig
 from .headers import SecurityHeaders
@@ -69,6 +70,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.login_failures = FailureDelay()
     errors.install(app)
     app.add_middleware(SecurityHeaders)
+    # Outermost: a request forwarded to another process comes back with that process's headers.
+    app.add_middleware(ForwardToOwner)
     for area in (
         accounts,
         account,
@@ -99,6 +102,19 @@ def _lifespan(config: ServerConfig) -> Lifespan:
         store = await Store.open(config.database())
         hub = Hub(config, store, BotRunner(processes=config.bot_workers))
         app.state.hub = hub
+        if config.redis_url is not None:
+            from .cluster.node import Cluster  # Redis's client only for a cluster
+
+            hub.cluster = Cluster(
+                hub,
+                redis_url=config.redis_url,
+                name=config.node_name or config.process_id,
+                cluster_name=config.cluster_name,
+                address=config.node_address,
+                ttl=config.lease_seconds,
+            )
+            hub.cluster.app = app
+            await hub.cluster.start()
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
         await hub.tournaments.start()
@@ -114,6 +130,9 @@ def _lifespan(config: ServerConfig) -> Lifespan:
         await collector.close()
         await hub.quickplay.close()
         await hub.tournaments.close()
+        if hub.cluster is not None:
+            await hub.cluster.drain()  # nothing left to hand over if SIGTERM drained it
+            await hub.cluster.close()
         await hub.close()
 
     return lifespan

@@ -87,6 +87,16 @@ class ServerConfig:
     mail_from: str = "Burraco <burraco@localhost>"
     public_url: str | None = None
     """The address people reach the site at, for the links in mails (None: the request's)."""
+    redis_url: str | None = None
+    """Redis of a cluster of server processes (docs/cluster.md); None: this process alone."""
+    node_name: str | None = None
+    """This process's name in its cluster (``--node``; default: the host name and port)."""
+    cluster_name: str = "burraco"
+    """Prefix of the cluster's Redis keys and channels (clusters sharing one Redis)."""
+    node_address: str | None = None
+    """Where this process listens (shown to operators)."""
+    lease_seconds: float = 4.0
+    """A process silent this long is dead: the others take its tables over."""
     test_seed: int | None = None
     """FOR TESTS ONLY: deal from ``random.Random(test_seed)`` instead of the CSPRNG
     (``fairness.use_test_seed``); predictable deals, never for a real server."""

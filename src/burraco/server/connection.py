@@ -28,7 +28,12 @@ class Connection:
         self.user = user
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         self.closed = False
+        self.close_code: int | None = None
+        """The WebSocket close code to end with (None: a normal closure)."""
         self.tables: set[str] = set()
+        self.remote: dict[str, str] = {}
+        """In a cluster: the joined tables another process runs, with that process (the
+        client's table messages are forwarded to it, ``cluster/node.py``)."""
         self.session = session
         """The session token the socket was opened with (a logout closes it)."""
         rate = joins_per_minute / 60
@@ -44,10 +49,11 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def close(self) -> None:
+    def close(self, code: int | None = None) -> None:
         if self.closed:
             return
         self.closed = True
+        self.close_code = code
         # Wake the writer so it can close the socket; make room for the sentinel if needed.
         while True:
             try:

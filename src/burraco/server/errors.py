@@ -87,6 +87,8 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.BAD_EMAIL: 400,
         C.MUTED: 403,
         C.SUSPENDED: 403,
+        C.TABLE_MOVED: 503,
+        C.RECONNECT: 503,
         C.NO_SUCH_ROUTE: 404,
         C.METHOD_NOT_ALLOWED: 405,
         C.SERVER_ERROR: 500,
@@ -99,6 +101,7 @@ CLOSE_CODE: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         # 4000 + the HTTP status, as is usual for application close codes (RFC 6455 7.4.2).
         C.NOT_AUTHENTICATED: 4401,
         C.TOO_MANY_SOCKETS: 4429,
+        C.RECONNECT: 4503,
     }
 )
 """WebSocket close codes of the refusals that end a connection (docs/protocol.md)."""

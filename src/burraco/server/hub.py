@@ -32,6 +32,7 @@ from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
 
 if TYPE_CHECKING:
+    from .cluster.node import Cluster
     from .tournaments import TournamentManager
 
 log = logging.getLogger("burraco.hub")
@@ -65,12 +66,18 @@ class Hub:
         self.finish_listeners: list[Callable[[TableActor, dict[str, Any]], None]] = []
         """Told of every match that ends (the table, its ``match_end`` payload)."""
         self.tournaments: TournamentManager | None = None
+        self.cluster: Cluster | None = None
+        """Set when this process is one of several (docs/cluster.md); None: alone."""
         rate = config.chats_per_minute_per_account / 60
         self.chat_limits = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
         """Chat lines per account, over all its sockets (issue 19, M5)."""
 
     async def recover(self) -> int:
-        """Resume every table that was open or in play when the server stopped."""
+        """Resume every table that was open or in play when the server stopped. In a cluster
+        nothing is resumed here: the tables of a stopped process are orphans, which the live
+        processes take over as their heartbeats find them (``cluster/node.py``)."""
+        if self.cluster is not None:
+            return 0
         infos = await self.store.tables(LIVE_STATUSES, public_only=False)
         for info in infos:
             actor = TableActor(self, info)
@@ -91,7 +98,9 @@ class Hub:
         many seats the caller is about to give to bots), within the account's limits."""
         config.validate()
         mine = self.live_tables_of(user.id)
+        elsewhere = self._created_elsewhere(user.id)
         waiting = sum(1 for t in mine if t.status == TableStatus.OPEN)
+        waiting += sum(1 for status, _ in elsewhere if status == TableStatus.OPEN)
         limit = self.config.max_open_tables_per_user
         if waiting >= limit:
             raise TableError(
@@ -100,10 +109,11 @@ class Hub:
                 " start or cancel one first",
             )
         limit = self.config.max_live_tables_per_user
-        if len(mine) >= limit:
+        live = len(mine) + len(elsewhere)
+        if live >= limit:
             raise TableError(
                 "too_many_tables",
-                f"you already have {len(mine)} tables waiting or in play (at most {limit}):"
+                f"you already have {live} tables waiting or in play (at most {limit}):"
                 " finish or cancel one first",
             )
         if seat is None and bot_seats >= config.players:
@@ -117,6 +127,8 @@ class Hub:
             invite_code=None,
             players=config.players,
         )
+        if self.cluster is not None:
+            await self.cluster.acquire(table_id)
         info = await self.store.table(table_id)
         assert info is not None
         actor = TableActor(self, info)
@@ -151,6 +163,8 @@ class Hub:
             await self.store.set_seat(table_id, seat, user_id=user_id, bot=bot)
         if before_start is not None:
             await before_start(table_id)
+        if self.cluster is not None:
+            await self.cluster.acquire(table_id)
         stored = await self.store.table(table_id)
         assert stored is not None
         actor = TableActor(self, stored)
@@ -175,13 +189,21 @@ class Hub:
             for t in self.live_tables_of(user_id)
             if t is not besides and all(s.user_id is None for s in t.seats)
         ]
+        count = len(only_bots) + sum(1 for _, bots in self._created_elsewhere(user_id) if bots)
         limit = self.config.max_bot_tables_per_user
-        if len(only_bots) >= limit:
+        if count >= limit:
             raise TableError(
                 "too_many_bots",
-                f"you already have {len(only_bots)} tables where only bots play (at most"
+                f"you already have {count} tables where only bots play (at most"
                 f" {limit}): let one finish first",
             )
+
+    def _created_elsewhere(self, user_id: int) -> list[tuple[str, bool]]:
+        """(status, only bots) of the live lobby tables ``user_id`` created that run in the
+        cluster's other processes (as of their last heartbeat)."""
+        if self.cluster is None:
+            return []
+        return [(s, b) for c, s, b in self.cluster.elsewhere.created if c == user_id]
 
     async def table(self, table_id: str) -> TableActor:
         actor = self.tables.get(table_id)
@@ -194,6 +216,12 @@ class Hub:
             info = await self.store.table(table_id)
             if info is None:
                 raise TableError("no_such_table", f"there is no table {table_id!r}")
+            if self.cluster is not None:
+                await self.cluster.acquire(table_id)  # or NotOwner: it runs elsewhere
+                if info.status in LIVE_STATUSES:
+                    # An orphan of a stopped process (or one handed over): rebuilt from
+                    # the log, as after a restart.
+                    return await self._resume(info)
             actor = TableActor(self, info)
             # A table from before a restart: its events (a rematch's) are numbered after the
             # stored ones and any unstored ones clients saw (see TableActor.RESUME_SEQ_SKIP).
@@ -201,6 +229,24 @@ class Hub:
             self.tables[table_id] = actor
             actor.start()
             return actor
+
+    async def _resume(self, info: Any) -> TableActor:
+        actor = TableActor(self, info)
+        self.tables[info.id] = actor
+        actor.start()
+        try:
+            await actor.call(commands.Resume())
+        except Exception:
+            log.exception("table %s could not be resumed", info.id)
+        return actor
+
+    async def adopt(self, table_id: str) -> bool:
+        """Run a table this process was handed or found orphaned (cluster); False when it
+        is already here."""
+        if table_id in self.tables:
+            return False
+        await self.table(table_id)
+        return True
 
     def connect(self, user: UserInfo, *, session: str | None = None) -> Connection | None:
         """A new connection of ``user`` (opened with the session token ``session``), or None
@@ -210,19 +256,23 @@ class Hub:
         self._sockets_of[user.id] += 1
         conn = Connection(user, joins_per_minute=self.config.joins_per_minute, session=session)
         self.connections.add(conn)
+        if self.cluster is not None:
+            self.cluster.connected(conn)
         return conn
 
     def end_session(self, token: str) -> int:
         """Close the connections opened with a session that has just ended (a logout): a
-        socket must not outlive the login it was opened with. Returns how many."""
-        ended = [c for c in self.connections if c.session == token]
-        for conn in ended:
-            conn.close()
-        return len(ended)
+        socket must not outlive the login it was opened with. Returns how many (here)."""
+        return self.end_sessions_hashed([hash_token(token)])
 
     def end_sessions_hashed(self, hashes: Sequence[str]) -> int:
         """Close the connections opened with any of these sessions (by their stored hash):
-        a password change or "log out everywhere" ends them at once."""
+        a password change or "log out everywhere" ends them at once, in every process."""
+        if self.cluster is not None:
+            self.cluster.end_sessions_everywhere(hashes)
+        return self.end_sessions_local(hashes)
+
+    def end_sessions_local(self, hashes: Sequence[str]) -> int:
         wanted = set(hashes)
         ended = [c for c in self.connections if c.session and hash_token(c.session) in wanted]
         for conn in ended:
@@ -230,7 +280,13 @@ class Hub:
         return len(ended)
 
     def announce(self, text: str, at: float) -> int:
-        """An administrator's announcement to every connection; how many were told."""
+        """An administrator's announcement to every connection; how many were told (in a
+        cluster, here: the other processes tell theirs)."""
+        if self.cluster is not None:
+            self.cluster.announce_everywhere(text, at)
+        return self.announce_local(text, at)
+
+    def announce_local(self, text: str, at: float) -> int:
         self.announcement = messages.announcement(text, at)
         encoded = encode(self.announcement)
         for conn in list(self.connections):
@@ -238,7 +294,12 @@ class Hub:
         return len(self.connections)
 
     def end_user(self, user_id: int) -> int:
-        """Close every connection of a user (suspended or banned)."""
+        """Close every connection of a user (suspended or banned), in every process."""
+        if self.cluster is not None:
+            self.cluster.end_user_everywhere(user_id)
+        return self.end_user_local(user_id)
+
+    def end_user_local(self, user_id: int) -> int:
         ended = [c for c in self.connections if c.user.id == user_id]
         for conn in ended:
             conn.close()
@@ -248,6 +309,8 @@ class Hub:
         if conn not in self.connections:
             return
         self.connections.discard(conn)
+        if self.cluster is not None:
+            self.cluster.disconnected(conn)
         self._sockets_of[conn.user.id] -= 1
         if not self._sockets_of[conn.user.id]:
             del self._sockets_of[conn.user.id]
@@ -256,13 +319,22 @@ class Hub:
         """Drop a finished, unwatched table from memory (``TableActor._evict_if_idle``)."""
         if self.tables.get(actor.id) is actor:
             del self.tables[actor.id]
+            if self.cluster is not None and not actor.status.is_live:
+                self.cluster.spawn(self.cluster.release(actor.id))
 
     def table_finished(self, actor: TableActor, result: dict[str, Any]) -> None:
         for listener in self.finish_listeners:
             listener(actor, result)
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Public tables that have not finished, with their free seats."""
+        """Public tables that have not finished, with their free seats (in a cluster, the
+        other processes' as of their last heartbeat too)."""
+        local = self.local_lobby()
+        if self.cluster is None:
+            return local
+        return local + self.cluster.elsewhere.lobby
+
+    def local_lobby(self) -> list[dict[str, Any]]:
         out = []
         for actor in self.tables.values():
             if not actor.config.public or not actor.status.is_live:
@@ -274,19 +346,39 @@ class Hub:
 
     def online(self) -> set[int]:
         """The users with an open WebSocket (a page of the site open) now."""
+        if self.cluster is None:
+            return self.local_online()
+        return self.local_online() | self.cluster.elsewhere.users
+
+    def local_online(self) -> set[int]:
         return set(self._sockets_of)
 
     def playing_at(self, user_id: int) -> str | None:
         """The table in play where ``user_id`` has a seat, if any."""
-        for actor in self.tables.values():
-            if actor.status == TableStatus.PLAYING and any(
-                s.user_id == user_id for s in actor.seats
-            ):
-                return actor.id
-        return None
+        here = self.local_playing().get(user_id)
+        if here is None and self.cluster is not None:
+            return self.cluster.elsewhere.playing_at.get(user_id)
+        return here
+
+    def local_playing(self) -> dict[int, str]:
+        return {
+            s.user_id: actor.id
+            for actor in self.tables.values()
+            if actor.status == TableStatus.PLAYING
+            for s in actor.seats
+            if s.user_id is not None
+        }
 
     def presence(self) -> dict[str, int]:
         """The lobby's figures: people online, tables in play and waiting."""
+        figures = self.local_presence()
+        figures["online"] = len(self.online())
+        if self.cluster is not None:
+            figures["playing"] += self.cluster.elsewhere.playing
+            figures["waiting"] += self.cluster.elsewhere.waiting
+        return figures
+
+    def local_presence(self) -> dict[str, int]:
         live = [a for a in self.tables.values() if a.config.lesson is False]
         return {
             "online": len(self._sockets_of),
@@ -295,8 +387,14 @@ class Hub:
         }
 
     def tell(self, user_id: int, message: Mapping[str, Any]) -> int:
-        """Send a message to every connection of one user; how many got it."""
+        """Send a message to every connection of one user; how many got it here (in a
+        cluster the other processes tell theirs)."""
         text = encode(message)
+        if self.cluster is not None:
+            self.cluster.tell_everywhere(user_id, text)
+        return self.tell_local(user_id, text)
+
+    def tell_local(self, user_id: int, text: str) -> int:
         conns = [c for c in self.connections if c.user.id == user_id]
         for conn in conns:
             conn.send(text)

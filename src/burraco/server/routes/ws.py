@@ -17,6 +17,7 @@ from burraco.errors import ServiceError
 from burraco.store import UserInfo
 
 from .. import errors, messages
+from ..cluster import NotOwner
 from ..config import ServerConfig
 from ..connection import Connection
 from ..hub import Hub
@@ -173,15 +174,33 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         except TournamentError as error:
             raise ProtocolError(ErrorCode.NO_SUCH_TOURNAMENT, error.message) from None
         return
+    cluster = hub.cluster
     if isinstance(message, Join):
+        if cluster is not None:
+            owner = await cluster.owner_elsewhere(message.table)
+            if owner is not None:  # another process runs it: it answers through the bus
+                cluster.forward(conn, owner, message)
+                conn.tables.add(message.table)
+                return
         try:
             actor = await hub.table(message.table)
+        except NotOwner:
+            raise ProtocolError(
+                ErrorCode.TABLE_MOVED, "the table is moving to another server; join again"
+            ) from None
         except TableError as error:
             raise ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message) from None
+        conn.remote.pop(message.table, None)
         actor.post(commands.Join(conn, message.last_seq))
         conn.tables.add(message.table)
         return
     assert isinstance(message, Leave | Act | Chat | Ready)
+    owner = conn.remote.get(message.table)
+    if cluster is not None and owner is not None:
+        cluster.forward(conn, owner, message)
+        if isinstance(message, Leave):
+            conn.tables.discard(message.table)
+        return
     joined = hub.tables.get(message.table)
     if joined is None or message.table not in conn.tables:
         ref = message.ref if isinstance(message, Act) else None
@@ -213,7 +232,7 @@ async def _write(socket: WebSocket, conn: Connection, deadline: float) -> None:
     except Exception:  # the socket went away: the reader sees it and cleans up
         conn.closed = True
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(socket.close(), deadline)
+        await asyncio.wait_for(socket.close(code=conn.close_code or 1000), deadline)
 
 
 def install(app: FastAPI) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from burraco.errors import ServiceError
 from burraco.store import TableInfo
+from burraco.store.fencing import LeaseLost
 
 from .. import messages
 from ..protocol import ErrorCode, ProtocolError, encode
@@ -20,6 +21,7 @@ from ..tableconfig import TableConfig
 from ..wire import ViewJson
 from . import commands as cmd
 from .bots import BotsMixin
+from .core import TableError
 from .finish import FinishMixin
 from .history import CHAT_MEMORY, EVENT_MEMORY, HistoryMixin
 from .play import PlayMixin
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
     from ..hub import Hub
 
 log = logging.getLogger("burraco.table")
+
+_HALT: Any = object()
+"""Queued by ``halt``: the actor's loop ends there."""
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:
@@ -104,6 +109,28 @@ class TableActor(
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
+    async def halt(self, timeout: float = 5.0) -> None:
+        """Stop after the command in hand (another process takes the table over): no timer
+        fires again, and commands still queued are refused with ``table_moved``."""
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        self.evicted = True
+        task = self._task
+        if task is not None and not task.done():
+            self.queue.put_nowait((_HALT, None))
+            try:
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+            except TimeoutError:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        moved = TableError(ErrorCode.TABLE_MOVED, "the table moved to another server process")
+        while not self.queue.empty():
+            _, done = self.queue.get_nowait()
+            if done is not None and not done.done():
+                done.set_exception(moved)
+
     async def call(self, command: cmd.TableCommand) -> Any:
         """Run a command on the actor and wait for its result (or its TableError)."""
         if self.evicted:
@@ -123,9 +150,21 @@ class TableActor(
     async def _run(self) -> None:
         while True:
             command, done = await self.queue.get()
+            if command is _HALT:
+                return
             conn = command.conn if isinstance(command, cmd.FromConnection) else None
             try:
                 result = await self._handle(command)
+            except LeaseLost:
+                # Another process took the table (this one was cut off too long): nothing
+                # was written; the table leaves this process and its clients reconnect.
+                log.warning("table %s: its lease was taken; letting go", self.id)
+                moved = TableError(ErrorCode.TABLE_MOVED, "the table moved to another process")
+                if done is not None and not done.done():
+                    done.set_exception(moved)
+                if self.hub.cluster is not None:
+                    self.hub.cluster.lost(self.id)
+                continue
             except ServiceError as error:
                 if done is not None and not done.done():
                     done.set_exception(error)

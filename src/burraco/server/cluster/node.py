@@ -1,0 +1,634 @@
+"""One server process of a cluster (docs/cluster.md): its leases, its heartbeat, what it
+forwards and what it takes over.
+
+- **Ownership.** A table runs in the process holding its lease (``store/lease_store.py``); the
+  log's writes carry the lease's fencing token. Tables are claimed when created or loaded, and
+  the orphans of a dead process (heartbeat older than the lease's time to live) are taken over
+  by the live ones, each its share per heartbeat, resumed from the log as after a restart.
+- **Forwarding.** A client's socket stays with the process it reached (its *front*). A table
+  message for a table another process owns is forwarded to that owner over the bus, which
+  answers through a ``RemoteConnection``; an HTTP request about such a table is forwarded whole
+  (``forward.py``) and answered as if local.
+- **Sharing.** Each process publishes, every heartbeat, who is connected to it, its lobby tables
+  and its figures (a Redis key that expires); the others read them, so the lobby, presence and
+  account limits see the whole cluster, at most one heartbeat late.
+- **Draining.** SIGTERM: the process stops taking tables, hands each of its tables to a live
+  process at once (a new token, no lease wait), closes its sockets with 4503 (reconnect), and
+  leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import math
+import random
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from redis.exceptions import RedisError
+
+from burraco.errors import ErrorCode
+from burraco.store import UserInfo
+from burraco.store.lease_store import LeaseStore, NodeInfo
+
+from .. import messages, protocol
+from ..connection import Connection
+from ..table import TableError, commands
+from ..table.status import LIVE_STATUSES
+from .bus import Bus
+from .notowner import RECONNECT, NotOwner
+from .remote import RemoteConnection
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
+
+    from ..hub import Hub
+    from ..table import TableActor
+
+log = logging.getLogger("burraco.cluster")
+
+_TABLE_PATH = re.compile(r"^/api/(?:admin/)?tables/([A-Za-z0-9_-]{1,16})(?:/[a-z]+)?$")
+_CREATE_PATHS = frozenset({"/api/tables", "/api/challenges"})
+
+
+@dataclass
+class Elsewhere:
+    """What the other live processes published at their last heartbeat."""
+
+    users: set[int] = field(default_factory=set)
+    lobby: list[dict[str, Any]] = field(default_factory=list)
+    playing: int = 0
+    waiting: int = 0
+    playing_at: dict[int, str] = field(default_factory=dict)
+    created: list[tuple[int, str, bool]] = field(default_factory=list)
+    """(creator, status, only bots) of their live lobby tables (account limits)."""
+
+
+def message_json(
+    message: protocol.Join | protocol.Leave | protocol.Act | protocol.Chat | protocol.Ready,
+) -> dict[str, Any]:
+    """A decoded client table message as it travels between processes."""
+    kind = type(message).__name__.lower()
+    fields = {name: getattr(message, name) for name in message.__dataclass_fields__}
+    return {"type": kind, **fields}
+
+
+_MESSAGES: dict[str, Callable[..., Any]] = {
+    "join": protocol.Join,
+    "leave": protocol.Leave,
+    "act": protocol.Act,
+    "chat": protocol.Chat,
+    "ready": protocol.Ready,
+}
+
+
+class Cluster:
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        redis_url: str,
+        name: str,
+        cluster_name: str = "burraco",
+        address: str | None = None,
+        ttl: float = 4.0,
+        beat: float = 1.0,
+        rpc_timeout: float = 8.0,
+    ) -> None:
+        self.hub = hub
+        self.name = name
+        self.node = f"{name}:{secrets.token_hex(4)}"
+        """This process's id: its name and a suffix of its own, so a process restarted under
+        the same name is a new node and inherits no lease."""
+        self.address = address
+        self.leases = LeaseStore(hub.store, ttl=ttl)
+        self.bus = Bus(redis_url, cluster=cluster_name, node=self.node)
+        self.beat_seconds = beat
+        self.rpc_timeout = rpc_timeout
+        self.draining = False
+        self.ready = False
+        """True once started and until it drains (the health check's answer)."""
+        self.app: ASGIApp | None = None
+        """The ASGI application forwarded HTTP requests run through (``forward.py``)."""
+        self.live: dict[str, NodeInfo] = {}
+        self.elsewhere = Elsewhere()
+        self.remote: dict[tuple[str, int], RemoteConnection] = {}
+        """Clients of other processes at this process's tables, by (front, connection id)."""
+        self.conns: dict[int, Connection] = {}
+        """This process's own client connections by id (the bus delivers to them)."""
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._beater: asyncio.Task[None] | None = None
+        self.last_beat = 0.0
+        self.taken_over = 0
+        """Tables this process took from dead ones (for the logs and the tests)."""
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        if self.hub.store.dialect != "postgresql":
+            raise RuntimeError("several server processes need PostgreSQL (--database-url)")
+        self.hub.store.fences = {}
+        handlers: dict[str, Callable[[dict[str, Any]], Any]] = {
+            "ws": self._on_ws,
+            "out": self._on_out,
+            "close": self._on_close,
+            "http": self._on_http,
+            "reply": self._on_reply,
+            "adopt": self._on_adopt,
+            "user": self._on_user,
+            "end_user": self._on_end_user,
+            "end_sessions": self._on_end_sessions,
+            "announce": self._on_announce,
+        }
+        for kind, handler in handlers.items():
+            self.bus.handle(kind, handler)
+        self.bus.on_reconnect.append(self._resync)
+        await self.bus.start()
+        await self._beat()
+        self.ready = True
+        self._beater = asyncio.get_running_loop().create_task(self._beat_forever(), name="beat")
+        log.info("cluster node %s started", self.node)
+
+    async def close(self) -> None:
+        """Stop (after ``drain``, or at once in tests): leave the cluster, free what is held."""
+        self.ready = False
+        if self._beater is not None:
+            self._beater.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._beater
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.leases.forget_node(self.node)
+        with contextlib.suppress(Exception):
+            await self.bus.redis.delete(self._state_key(self.node))
+        await self.bus.close()
+
+    def spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("cluster task failed", exc_info=task.exception())
+
+    # ------------------------------------------------------------------- heartbeat
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat_seconds)
+            try:
+                await self._beat()
+            except Exception:  # PostgreSQL or Redis away: retry at the next beat
+                log.exception("cluster node %s: heartbeat failed", self.node)
+
+    async def _beat(self) -> None:
+        hub = self.hub
+        live_tables = sum(1 for t in hub.tables.values() if t.status.is_live)
+        await self.leases.heartbeat(
+            self.node,
+            name=self.name,
+            address=self.address,
+            tables=live_tables,
+            draining=self.draining,
+        )
+        self.last_beat = time.monotonic()
+        nodes = await self.leases.nodes()
+        self.live = {n.id: n for n in nodes if n.heartbeat_age < self.leases.ttl}
+        await self._check_leases()
+        self._drop_dead_remotes()
+        if not self.draining:
+            await self._take_orphans()
+        await self._share_state()
+
+    async def _check_leases(self) -> None:
+        """Tables whose lease went to another process (this one was too slow to beat): let go."""
+        fences = self.hub.store.fences
+        assert fences is not None
+        held = await self.leases.held_by(self.node)
+        for table_id, token in list(fences.items()):
+            if held.get(table_id) != token:
+                log.warning("cluster node %s: lost table %s", self.node, table_id)
+                self.lost(table_id)
+
+    def lost(self, table_id: str) -> None:
+        """The lease of ``table_id`` is gone: the table leaves this process, its watchers are
+        told to reconnect (they will reach its new owner)."""
+        fences = self.hub.store.fences
+        if fences is not None:
+            fences.pop(table_id, None)
+        actor = self.hub.tables.get(table_id)
+        if actor is not None:
+            self.spawn(self._let_go(actor, hand_to=None))
+
+    def _drop_dead_remotes(self) -> None:
+        """Remote clients whose front died, and local clients at a dead owner's tables."""
+        for key, conn in list(self.remote.items()):
+            if conn.front not in self.live:
+                self._forget_remote(key)
+        for local in list(self.hub.connections):
+            if any(node not in self.live for node in local.remote.values()):
+                local.close(RECONNECT)
+
+    async def _take_orphans(self) -> None:
+        orphans = await self.leases.orphans(list(LIVE_STATUSES), limit=500)
+        if not orphans:
+            return
+        takers = max(1, sum(1 for n in self.live.values() if not n.draining))
+        share = math.ceil(len(orphans) / takers)
+        random.shuffle(orphans)
+        for table_id in orphans[:share]:
+            try:
+                if await self.hub.adopt(table_id):
+                    self.taken_over += 1
+            except NotOwner:
+                continue  # another process was quicker
+            except Exception:
+                log.exception("cluster node %s: could not take over table %s", self.node, table_id)
+
+    # --------------------------------------------------------------------- sharing
+
+    def _state_key(self, node: str) -> str:
+        return self.bus.key("state", node)
+
+    async def _share_state(self) -> None:
+        hub = self.hub
+        mine = {
+            "users": sorted(hub.local_online()),
+            "lobby": hub.local_lobby(),
+            "playing_at": {str(k): v for k, v in hub.local_playing().items()},
+            "created": [
+                [t.created_by, t.status.value, all(s.user_id is None for s in t.seats)]
+                for t in hub.tables.values()
+                if t.created_by is not None and t.config.tournament is None and t.status.is_live
+            ],
+            **hub.local_presence(),
+        }
+        others = [n for n in self.live if n != self.node]
+        try:
+            await self.bus.redis.set(
+                self._state_key(self.node),
+                orjson.dumps(mine),
+                ex=max(2, int(self.leases.ttl * 2)),
+            )
+            states = (
+                await self.bus.redis.mget([self._state_key(n) for n in others]) if others else []
+            )
+        except (RedisError, OSError) as error:
+            log.warning("cluster node %s: could not share its state (%s)", self.node, error)
+            return
+        elsewhere = Elsewhere()
+        for raw in states:
+            if raw is None:
+                continue
+            state = orjson.loads(raw)
+            elsewhere.users.update(state["users"])
+            elsewhere.lobby.extend(state["lobby"])
+            elsewhere.playing += state["playing"]
+            elsewhere.waiting += state["waiting"]
+            elsewhere.playing_at.update({int(k): v for k, v in state["playing_at"].items()})
+            elsewhere.created.extend((int(c[0]), str(c[1]), bool(c[2])) for c in state["created"])
+        self.elsewhere = elsewhere
+
+    # -------------------------------------------------------------------- ownership
+
+    async def acquire(self, table_id: str) -> None:
+        """Hold the table's lease (claiming it if free) or raise ``NotOwner``."""
+        fences = self.hub.store.fences
+        assert fences is not None
+        if self.draining:
+            owner = await self.leases.owner(table_id)
+            raise NotOwner(table_id, None if owner is None else owner.node)
+        token = await self.leases.claim(table_id, self.node)
+        if token is None:
+            owner = await self.leases.owner(table_id)
+            raise NotOwner(table_id, None if owner is None else owner.node)
+        fences[table_id] = token
+
+    async def release(self, table_id: str) -> None:
+        fences = self.hub.store.fences
+        if fences is not None and fences.pop(table_id, None) is not None:
+            await self.leases.release(table_id, self.node)
+
+    async def owner_elsewhere(self, table_id: str) -> str | None:
+        """The live process other than this one that runs ``table_id``, if any."""
+        if table_id in self.hub.tables:
+            return None
+        owner = await self.leases.owner(table_id)
+        if owner is None or not owner.alive or owner.node == self.node:
+            return None
+        return owner.node
+
+    def placement(self) -> str | None:
+        """Where a new table goes: the least loaded live process (None: this one)."""
+        candidates = [n for n in self.live.values() if not n.draining]
+        if not self.draining:
+            candidates = [n for n in candidates if n.id != self.node]
+            here = sum(1 for t in self.hub.tables.values() if t.status.is_live)
+            best = min(candidates, key=lambda n: (n.tables, n.id), default=None)
+            if best is None or best.tables >= here:
+                return None
+            return best.id
+        return min(candidates, key=lambda n: (n.tables, n.id)).id if candidates else None
+
+    async def target_of(self, method: str, path: str) -> str | None:
+        """The process an HTTP request must run in (None: this one)."""
+        if method == "POST" and path in _CREATE_PATHS:
+            return self.placement()
+        match = _TABLE_PATH.match(path)
+        if match is None:
+            return None
+        return await self.owner_elsewhere(match.group(1))
+
+    # ------------------------------------------------------------------ the sockets
+
+    def connected(self, conn: Connection) -> None:
+        self.conns[conn.id] = conn
+
+    def disconnected(self, conn: Connection) -> None:
+        self.conns.pop(conn.id, None)
+        for table_id, node in conn.remote.items():
+            self.bus.send(node, self._ws(conn, {"type": "gone", "table": table_id}))
+
+    def _ws(self, conn: Connection, message: dict[str, Any]) -> dict[str, Any]:
+        user = conn.user
+        return {
+            "k": "ws",
+            "f": self.node,
+            "c": conn.id,
+            "u": [user.id, user.name, user.is_guest],
+            "m": message,
+        }
+
+    def forward(self, conn: Connection, node: str, message: Any) -> None:
+        """Send a client's table message to the process that runs the table."""
+        table_id: str = message.table
+        if isinstance(message, protocol.Join):
+            conn.remote[table_id] = node
+        elif isinstance(message, protocol.Leave):
+            conn.remote.pop(table_id, None)
+        self.bus.send(node, self._ws(conn, message_json(message)))
+
+    async def _on_ws(self, envelope: dict[str, Any]) -> None:
+        key = (str(envelope["f"]), int(envelope["c"]))
+        message = envelope["m"]
+        kind = message["type"]
+        conn = self.remote.get(key)
+        if kind == "gone":
+            if conn is not None:
+                self._forget_remote(key)
+            return
+        if conn is None or conn.closed:
+            uid, name, guest = envelope["u"]
+            conn = RemoteConnection(
+                self.bus,
+                key[0],
+                key[1],
+                UserInfo(int(uid), str(name), bool(guest)),
+                joins_per_minute=self.hub.config.joins_per_minute,
+            )
+            self.remote[key] = conn
+        table_id = str(message["table"])
+        typed = _MESSAGES[kind](**{k: v for k, v in message.items() if k != "type"})
+        if isinstance(typed, protocol.Join):
+            try:
+                actor = await self.hub.table(table_id)
+            except NotOwner:
+                conn.close(RECONNECT)  # it moved again: the client reconnects and finds it
+                self.remote.pop(key, None)
+                return
+            except TableError as error:
+                refusal = protocol.ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message)
+                conn.send(protocol.encode(messages.error(refusal)))
+                return
+            conn.tables.add(table_id)
+            actor.post(commands.Join(conn, typed.last_seq))
+            return
+        running = self.hub.tables.get(table_id)
+        if running is None or table_id not in conn.tables:
+            conn.close(RECONNECT)  # the table is no longer here
+            self.remote.pop(key, None)
+            return
+        if isinstance(typed, protocol.Leave):
+            conn.tables.discard(table_id)
+            running.post(commands.Leave(conn))
+        elif isinstance(typed, protocol.Act):
+            running.post(commands.Act(conn, typed.action, typed.ref, typed.lag_ms))
+        elif isinstance(typed, protocol.Ready):
+            running.post(commands.Ready(conn))
+        else:
+            running.post(commands.Chat(conn, typed.text))
+
+    def _forget_remote(self, key: tuple[str, int]) -> None:
+        conn = self.remote.pop(key, None)
+        if conn is None:
+            return
+        conn.closed = True
+        for table_id in conn.tables:
+            actor = self.hub.tables.get(table_id)
+            if actor is not None:
+                actor.post(commands.Disconnect(conn))
+
+    def _on_out(self, message: dict[str, Any]) -> None:
+        conn = self.conns.get(int(message["c"]))
+        if conn is not None:
+            conn.send(str(message["t"]))
+
+    def _on_close(self, message: dict[str, Any]) -> None:
+        conn = self.conns.get(int(message["c"]))
+        if conn is not None:
+            code = message.get("code")
+            conn.close(RECONNECT if code is None else int(code))
+
+    async def _resync(self) -> None:
+        """Redis came back: messages of the gap are lost, so every client following a table of
+        another process reconnects (and gets what it missed or a snapshot)."""
+        for conn in list(self.hub.connections):
+            if conn.remote:
+                conn.close(RECONNECT)
+
+    # ------------------------------------------------------------ broadcast news
+
+    def tell_everywhere(self, user_id: int, text: str) -> None:
+        self.bus.send(None, {"k": "user", "f": self.node, "u": user_id, "t": text})
+
+    def _on_user(self, message: dict[str, Any]) -> None:
+        if message["f"] != self.node:
+            self.hub.tell_local(int(message["u"]), str(message["t"]))
+
+    def end_user_everywhere(self, user_id: int) -> None:
+        self.bus.send(None, {"k": "end_user", "f": self.node, "u": user_id})
+
+    def _on_end_user(self, message: dict[str, Any]) -> None:
+        if message["f"] != self.node:
+            self.hub.end_user_local(int(message["u"]))
+
+    def end_sessions_everywhere(self, hashes: Iterable[str]) -> None:
+        self.bus.send(None, {"k": "end_sessions", "f": self.node, "h": list(hashes)})
+
+    def _on_end_sessions(self, message: dict[str, Any]) -> None:
+        if message["f"] != self.node:
+            self.hub.end_sessions_local([str(h) for h in message["h"]])
+
+    def announce_everywhere(self, text: str, at: float) -> None:
+        self.bus.send(None, {"k": "announce", "f": self.node, "t": text, "at": at})
+
+    def _on_announce(self, message: dict[str, Any]) -> None:
+        if message["f"] != self.node:
+            self.hub.announce_local(str(message["t"]), float(message["at"]))
+
+    # ---------------------------------------------------------------- HTTP forwarding
+
+    async def forward_http(
+        self, node: str, scope: dict[str, Any], body: bytes
+    ) -> dict[str, Any] | None:
+        """Run an HTTP request in process ``node``; its answer, or None if none came."""
+        request_id = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[request_id] = future
+        client = scope.get("client")
+        self.bus.send(
+            node,
+            {
+                "k": "http",
+                "f": self.node,
+                "id": request_id,
+                "m": scope["method"],
+                "p": scope["path"],
+                "q": scope.get("query_string", b"").decode("latin-1"),
+                "h": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
+                "b": base64.b64encode(body).decode(),
+                "c": None if client is None else client[0],
+            },
+        )
+        try:
+            return await asyncio.wait_for(future, self.rpc_timeout)
+        except TimeoutError:
+            return None
+        finally:
+            self._replies.pop(request_id, None)
+
+    def _on_reply(self, message: dict[str, Any]) -> None:
+        future = self._replies.get(str(message["id"]))
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    def _on_http(self, message: dict[str, Any]) -> None:
+        self.spawn(self._serve_http(message))
+
+    async def _serve_http(self, message: dict[str, Any]) -> None:
+        assert self.app is not None
+        body = base64.b64decode(message["b"])
+        scope: dict[str, Any] = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": message["m"],
+            "scheme": "http",
+            "path": message["p"],
+            "raw_path": message["p"].encode(),
+            "query_string": message["q"].encode("latin-1"),
+            "root_path": "",
+            "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in message["h"]],
+            "client": None if message["c"] is None else (message["c"], 0),
+            "server": None,
+            "burraco.forwarded": True,
+        }
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                await asyncio.Event().wait()  # no disconnect: the answer goes back by the bus
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        status = 500
+        headers: list[list[str]] = []
+        chunks: list[bytes] = []
+
+        async def send(event: dict[str, Any]) -> None:
+            nonlocal status, headers
+            if event["type"] == "http.response.start":
+                status = int(event["status"])
+                headers = [
+                    [k.decode("latin-1"), v.decode("latin-1")] for k, v in event.get("headers", [])
+                ]
+            elif event["type"] == "http.response.body":
+                chunks.append(event.get("body", b""))
+
+        await self.app(scope, receive, send)  # type: ignore[arg-type]
+        self.bus.send(
+            str(message["f"]),
+            {
+                "k": "reply",
+                "id": message["id"],
+                "s": status,
+                "h": headers,
+                "b": base64.b64encode(b"".join(chunks)).decode(),
+            },
+        )
+
+    # --------------------------------------------------------------------- draining
+
+    def _on_adopt(self, message: dict[str, Any]) -> None:
+        self.spawn(self._adopt(str(message["table"])))
+
+    async def _adopt(self, table_id: str) -> None:
+        try:
+            await self.hub.adopt(table_id)
+        except NotOwner:
+            log.warning(
+                "cluster node %s: table %s was handed here, then taken", self.node, table_id
+            )
+
+    async def drain(self) -> int:
+        """Hand every table to the other live processes at once and close the sockets with
+        4503; returns how many tables were handed over."""
+        self.draining = True
+        self.ready = False
+        with contextlib.suppress(Exception):
+            await self._beat()  # the others stop placing tables here
+        handed = 0
+        order = sorted(
+            (n for n in self.live.values() if n.id != self.node and not n.draining),
+            key=lambda n: (n.tables, n.id),
+        )
+        for index, actor in enumerate(list(self.hub.tables.values())):
+            target = order[index % len(order)].id if order and actor.status.is_live else None
+            if await self._let_go(actor, hand_to=target):
+                handed += 1
+        for conn in list(self.hub.connections):
+            conn.close(RECONNECT)
+        log.info("cluster node %s drained: %d tables handed over", self.node, handed)
+        return handed
+
+    async def _let_go(self, actor: TableActor, *, hand_to: str | None) -> bool:
+        """Stop running ``actor`` here; hand its lease to ``hand_to`` (told to adopt it) or
+        release it. Its watchers reconnect. True if it was handed."""
+        await actor.halt()
+        self.hub.forget(actor)
+        for conn in list(actor.watchers):
+            conn.close(RECONNECT)
+        fences = self.hub.store.fences
+        token = None if fences is None else fences.pop(actor.id, None)
+        if token is None:
+            return False  # lost already: its new owner has it
+        if hand_to is not None:
+            if await self.leases.hand(actor.id, self.node, hand_to) is not None:
+                self.bus.send(hand_to, {"k": "adopt", "table": actor.id})
+                return True
+            return False
+        await self.leases.release(actor.id, self.node)
+        return False
