@@ -210,6 +210,7 @@ async def _server(c: Checker) -> None:
     reale = next(p["parameters"] for p in rulesets["presets"] if p["name"] == "reale")
     assert (reale["jokers"], reale["set_ranks"], reale["bonus_reale"]) == (0, [], 1000)  # §3.2
     await c.call("GET", "/api/server/stats", 200)
+    await c.call("GET", "/healthz", 200)
 
 
 async def _tournaments(c: Checker) -> None:

@@ -117,8 +117,9 @@ def _lifespan(config: ServerConfig) -> Lifespan:
             await hub.cluster.start()
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
-        await hub.tournaments.start()
-        hub.quickplay.start()
+        if hub.cluster is None:  # in a cluster, the process holding their role runs them
+            await hub.tournaments.start()
+            hub.quickplay.start()
         collector = Collector(
             young_every=config.gc_young_seconds,
             sweep_check_every=config.gc_sweep_check_seconds,

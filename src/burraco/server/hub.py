@@ -164,6 +164,8 @@ class Hub:
         if before_start is not None:
             await before_start(table_id)
         if self.cluster is not None:
+            if await self.cluster.place(table_id):
+                return table_id  # the process it went to starts it (an open, full table)
             await self.cluster.acquire(table_id)
         stored = await self.store.table(table_id)
         assert stored is not None

@@ -20,7 +20,6 @@ from burraco.ratings import Mode
 from burraco.store import UserInfo
 
 from . import messages
-from .protocol import encode
 from .tableconfig import TableConfig
 
 if TYPE_CHECKING:
@@ -198,13 +197,10 @@ class QuickPlay:
             [(user, None if user is not None else FILL_BOT) for user in seats],
             created_by=users[0],
         )
-        text = encode(messages.quickplay_found(table_id))
+        found = messages.quickplay_found(table_id)
         for user in users:
             self.seated[user] = table_id
-        wanted = set(users)
-        for conn in list(self.hub.connections):
-            if conn.user.id in wanted:
-                conn.send(text)
+            self.hub.tell(user, found)
         log.info("quick play: table %s for %s (%d bots)", table_id, users, group.bots)
 
     async def tick(self) -> None:

@@ -93,7 +93,7 @@ class TournamentManager:
         self.hub = hub
         self.store = TournamentStore(hub.store)
         self.clock = clock or (lambda: datetime.now(UTC))
-        self.watchers = Watchers(lambda: hub.connections)
+        self.watchers = Watchers(hub.tell)
         self.lock = asyncio.Lock()
         """Held by every change of a tournament (one at a time: each reads it back first)."""
         self.registration = Registration(self)
@@ -107,18 +107,25 @@ class TournamentManager:
     async def start(self, *, scheduler: bool = True) -> None:
         """Go on with every tournament the store has in progress (after a restart), then
         watch the clock for scheduled ones."""
-        for info in await self.store.tournaments(ACTIVE_TOURNAMENTS):
-            try:
-                await self._resume(info.id)
-            except Exception:  # one broken tournament must not keep the others from going on
-                log.exception("tournament %s could not be resumed", info.id)
+        await self.resume_all()
         if scheduler:
             self._clock_task = asyncio.get_running_loop().create_task(
                 self._scheduler.run(), name="tournament scheduler"
             )
 
+    async def resume_all(self) -> None:
+        """Finish what is pending in every tournament in progress, from the store: after a
+        restart, and in a cluster at each sweep of the process that runs the tournaments
+        (a table's end reported while no process ran them, or lost on the way, is found)."""
+        for info in await self.store.tournaments(ACTIVE_TOURNAMENTS):
+            try:
+                await self._resume(info.id)
+            except Exception:  # one broken tournament must not keep the others from going on
+                log.exception("tournament %s could not be resumed", info.id)
+
     async def close(self) -> None:
         tasks = [t for t in (self._clock_task, *self._tasks) if t is not None]
+        self._clock_task = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -473,7 +480,16 @@ class TournamentManager:
             return
         closed_by = (sheet.get("closed_by") for sheet in actor.scores)
         closings = count_closings(closed_by, actor.rules.players)
-        self._spawn(self._table_done(actor.id, result, closings))
+        cluster = self.hub.cluster
+        if cluster is not None and not cluster.leader:
+            cluster.table_done(actor.id, result, closings)  # to the process running them
+            return
+        self.table_done(actor.id, result, closings)
+
+    def table_done(
+        self, table_id: str, result: Mapping[str, Any], closings: tuple[int, int] | None
+    ) -> None:
+        self._spawn(self._table_done(table_id, result, closings))
 
     async def _table_done(
         self, table_id: str, result: Mapping[str, Any], closings: tuple[int, int] | None
@@ -588,7 +604,13 @@ class TournamentManager:
         self.watchers.remove(conn, tournament_id)
 
     async def _push(self, tournament_id: str, reason: str) -> None:
-        """Send the tournament as it now stands to everyone watching it."""
+        """Send the tournament as it now stands to everyone watching it (in a cluster, the
+        other processes push it to theirs)."""
+        if self.hub.cluster is not None:
+            self.hub.cluster.push_tournament(tournament_id, reason)
+        await self.push_local(tournament_id, reason)
+
+    async def push_local(self, tournament_id: str, reason: str) -> None:
         await self.watchers.push(tournament_id, reason, self.view)
 
 

@@ -109,6 +109,13 @@ class LeaseStore:
                 ),
                 {"node": node},
             )
+            await connection.execute(
+                text(
+                    f"UPDATE cluster_roles SET node = NULL, token = token + 1, since = {self._now}"
+                    " WHERE node = :node"
+                ),
+                {"node": node},
+            )
             await connection.execute(text("DELETE FROM nodes WHERE id = :node"), {"node": node})
 
     async def prune_nodes(self, older_than: float) -> int:
@@ -203,6 +210,50 @@ class LeaseStore:
         async with self.store.engine.connect() as connection:
             rows = (await connection.execute(sql, {"node": node})).all()
         return {str(r[0]): int(r[1]) for r in rows}
+
+    async def claim_role(self, role: str, node: str) -> int | None:
+        """Hold ``role`` (free, released, or its holder dead); its token, or None when a live
+        node holds it. As for tables, a repeated claim keeps the token."""
+        sql = text(
+            f"INSERT INTO cluster_roles (role, node, token, since)"
+            f" VALUES (:role, :node, 1, {self._now})"
+            f" ON CONFLICT (role) DO UPDATE SET node = :node, token = cluster_roles.token + 1,"
+            f" since = {self._now}"
+            " WHERE cluster_roles.node IS NULL OR (cluster_roles.node <> :node AND NOT EXISTS ("
+            "   SELECT 1 FROM nodes WHERE nodes.id = cluster_roles.node"
+            f"   AND {self._now} - nodes.heartbeat_at < :ttl AND NOT nodes.draining))"
+            " RETURNING token"
+        )
+        async with self.store.exclusive(), self.store.engine.begin() as connection:
+            row = (
+                await connection.execute(sql, {"role": role, "node": node, "ttl": self.ttl})
+            ).first()
+            if row is not None:
+                return int(row[0])
+            held = (
+                await connection.execute(
+                    text("SELECT node, token FROM cluster_roles WHERE role = :role"),
+                    {"role": role},
+                )
+            ).first()
+        if held is not None and held[0] == node:
+            return int(held[1])
+        return None
+
+    async def role_holder(self, role: str) -> str | None:
+        """The node holding ``role`` (None: nobody)."""
+        sql = text("SELECT node FROM cluster_roles WHERE role = :role")
+        async with self.store.engine.connect() as connection:
+            row = (await connection.execute(sql, {"role": role})).first()
+        return None if row is None or row[0] is None else str(row[0])
+
+    async def release_role(self, role: str, node: str) -> None:
+        sql = text(
+            f"UPDATE cluster_roles SET node = NULL, token = token + 1, since = {self._now}"
+            " WHERE role = :role AND node = :node"
+        )
+        async with self.store.exclusive(), self.store.engine.begin() as connection:
+            await connection.execute(sql, {"role": role, "node": node})
 
     async def orphans(self, statuses: Sequence[str], *, limit: int = 100) -> list[str]:
         """Tables open or in play that no live node runs: never claimed, released, or held by

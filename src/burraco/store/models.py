@@ -203,3 +203,15 @@ class TableLease(Base):
     """The owning ``Node.id``; None: released (any process may claim it at once)."""
     token: Mapped[int] = mapped_column(BigInteger)
     since: Mapped[float] = mapped_column(Float)
+
+
+class ClusterRole(Base):
+    """A job one process of a cluster does for all (``tournaments``: running the online
+    tournaments, quick play and recurring events), held like a table's lease."""
+
+    __tablename__ = "cluster_roles"
+
+    role: Mapped[str] = mapped_column(String(32), primary_key=True)
+    node: Mapped[str | None] = mapped_column(String(80))
+    token: Mapped[int] = mapped_column(BigInteger)
+    since: Mapped[float] = mapped_column(Float)

@@ -57,6 +57,11 @@ log = logging.getLogger("burraco.cluster")
 
 _TABLE_PATH = re.compile(r"^/api/(?:admin/)?tables/([A-Za-z0-9_-]{1,16})(?:/[a-z]+)?$")
 _CREATE_PATHS = frozenset({"/api/tables", "/api/challenges"})
+_LEADER_PATHS = ("/api/tournaments", "/api/quickplay")
+"""Run by the process holding the ``tournaments`` role (their state and clocks are there)."""
+ROLE: str = "tournaments"
+SWEEP_BEATS = 5
+"""The tournaments' process sweeps them for pending work every this many heartbeats."""
 
 
 @dataclass
@@ -128,6 +133,10 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._beater: asyncio.Task[None] | None = None
         self.last_beat = 0.0
+        self.leader = False
+        """Whether this process runs the tournaments, quick play and recurring events."""
+        self.leader_node: str | None = None
+        self._beats = 0
         self.taken_over = 0
         """Tables this process took from dead ones (for the logs and the tests)."""
 
@@ -148,6 +157,8 @@ class Cluster:
             "end_user": self._on_end_user,
             "end_sessions": self._on_end_sessions,
             "announce": self._on_announce,
+            "tdone": self._on_table_done,
+            "tpush": self._on_tournament_push,
         }
         for kind, handler in handlers.items():
             self.bus.handle(kind, handler)
@@ -210,7 +221,58 @@ class Cluster:
         self._drop_dead_remotes()
         if not self.draining:
             await self._take_orphans()
+        await self._check_role()
         await self._share_state()
+
+    async def _check_role(self) -> None:
+        """Hold the tournaments' role if it is free; start or stop running them."""
+        token = None if self.draining else await self.leases.claim_role(ROLE, self.node)
+        self._beats += 1
+        if token is not None and not self.leader:
+            self.leader = True
+            log.info("cluster node %s runs the tournaments and quick play", self.node)
+            tournaments = self.hub.tournaments
+            if tournaments is not None:
+                await tournaments.start()
+            self.hub.quickplay.start()
+        elif token is None and self.leader:
+            await self._step_down()
+        elif self.leader and self._beats % SWEEP_BEATS == 0 and self.hub.tournaments:
+            self.spawn(self.hub.tournaments.resume_all())
+        self.leader_node = self.node if self.leader else await self.leases.role_holder(ROLE)
+
+    async def _step_down(self) -> None:
+        self.leader = False
+        if self.hub.tournaments is not None:
+            await self.hub.tournaments.close()
+        await self.hub.quickplay.close()
+
+    def table_done(
+        self, table_id: str, result: dict[str, Any], closings: tuple[int, int] | None
+    ) -> None:
+        """A tournament table ended here: tell the process that runs the tournaments (if the
+        message is lost, its next sweep finds the result in the store)."""
+        if self.leader_node is not None:
+            message = {"k": "tdone", "table": table_id, "result": result, "closings": closings}
+            self.bus.send(self.leader_node, message)
+
+    def _on_table_done(self, message: dict[str, Any]) -> None:
+        tournaments = self.hub.tournaments
+        if self.leader and tournaments is not None:
+            closings = message["closings"]
+            tournaments.table_done(
+                str(message["table"]),
+                message["result"],
+                None if closings is None else (int(closings[0]), int(closings[1])),
+            )
+
+    def push_tournament(self, tournament_id: str, reason: str) -> None:
+        self.bus.send(None, {"k": "tpush", "f": self.node, "id": tournament_id, "r": reason})
+
+    def _on_tournament_push(self, message: dict[str, Any]) -> None:
+        tournaments = self.hub.tournaments
+        if message["f"] != self.node and tournaments is not None:
+            self.spawn(tournaments.push_local(str(message["id"]), str(message["r"])))
 
     async def _check_leases(self) -> None:
         """Tables whose lease went to another process (this one was too slow to beat): let go."""
@@ -346,6 +408,11 @@ class Cluster:
         """The process an HTTP request must run in (None: this one)."""
         if method == "POST" and path in _CREATE_PATHS:
             return self.placement()
+        if path.startswith(_LEADER_PATHS):
+            leader = self.leader_node
+            return (
+                None if leader is None or leader == self.node or leader not in self.live else leader
+            )
         match = _TABLE_PATH.match(path)
         if match is None:
             return None
@@ -582,6 +649,17 @@ class Cluster:
 
     # --------------------------------------------------------------------- draining
 
+    async def place(self, table_id: str) -> bool:
+        """Give a new table (seats filled in the store) to the least loaded process: True if
+        it went elsewhere (that process starts it), False to run it here."""
+        target = self.placement()
+        if target is None:
+            return False
+        if await self.leases.claim(table_id, target) is None:
+            return False
+        self.bus.send(target, {"k": "adopt", "table": table_id})
+        return True
+
     def _on_adopt(self, message: dict[str, Any]) -> None:
         self.spawn(self._adopt(str(message["table"])))
 
@@ -600,6 +678,9 @@ class Cluster:
         self.ready = False
         with contextlib.suppress(Exception):
             await self._beat()  # the others stop placing tables here
+        if self.leader:
+            await self._step_down()
+            await self.leases.release_role(ROLE, self.node)
         handed = 0
         order = sorted(
             (n for n in self.live.values() if n.id != self.node and not n.draining),

@@ -4,7 +4,7 @@ each change (``tournament`` messages), and notices to the entrants' players
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from burraco.store import TournamentData, UserInfo
@@ -15,11 +15,11 @@ from ..protocol import encode
 
 
 class Watchers:
-    """The connections watching each tournament, and the players' connections (``players``
-    gives every open connection of the server)."""
+    """The connections watching each tournament, and the notices to players (``tell`` sends
+    a message to every connection of one user: ``Hub.tell``, in every process of a cluster)."""
 
-    def __init__(self, players: Callable[[], Iterable[Connection]]) -> None:
-        self.players = players
+    def __init__(self, tell: Callable[[int, Mapping[str, Any]], int]) -> None:
+        self.tell = tell
         self.watching: dict[str, set[Connection]] = {}
 
     def add(self, conn: Connection, tournament_id: str) -> None:
@@ -53,13 +53,8 @@ class Watchers:
     def tell_users(
         self, user_ids: Sequence[int | None], message: messages.TournamentNotice
     ) -> None:
-        wanted = {u for u in user_ids if u is not None}
-        if not wanted:
-            return
-        text = encode(message)
-        for conn in list(self.players()):
-            if conn.user.id in wanted:
-                conn.send(text)
+        for user_id in sorted({u for u in user_ids if u is not None}):
+            self.tell(user_id, message)
 
     def tell_partner(
         self, user_id: int | None, tournament_id: str, notice: str, by: UserInfo

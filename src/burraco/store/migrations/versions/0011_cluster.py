@@ -1,7 +1,8 @@
 """cluster
 
-The processes of a cluster and the leases by which each table is run by one of them, with
-its fencing token (burraco.store.lease_store; issue 17).
+The processes of a cluster, the leases by which each table is run by one of them, with
+its fencing token, and the roles one process holds for all (tournaments);
+burraco.store.lease_store, issue 17.
 
 Revision ID: 0011_cluster
 Revises: 0010_mail_invitations
@@ -14,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011_cluster"
-down_revision = "0009_recurring_events"  # TEMP until 0010 lands
+down_revision = "0010_mail_invitations"
 branch_labels = None
 depends_on = None
 
@@ -41,9 +42,18 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("table_id"),
     )
     op.create_index("ix_table_leases_node", "table_leases", ["node"])
+    op.create_table(
+        "cluster_roles",
+        sa.Column("role", sa.String(length=32), nullable=False),
+        sa.Column("node", sa.String(length=80), nullable=True),
+        sa.Column("token", sa.BigInteger(), nullable=False),
+        sa.Column("since", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("role"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("cluster_roles")
     op.drop_index("ix_table_leases_node", table_name="table_leases")
     op.drop_table("table_leases")
     op.drop_table("nodes")
