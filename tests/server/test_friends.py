@@ -63,7 +63,7 @@ def test_friends_presence_invitations_and_challenges(tmp_path: Path) -> None:
             # Invitation to an open table of Gina's, and a challenge with chosen settings.
             waiting = (await call(app, "POST", "/api/tables", gina, 201, smazzate=3, seat=0))["id"]
             told = await call(app, "POST", f"/api/tables/{waiting}/invite", gina, 200, player="Ugo")
-            assert told == {"table": waiting, "told": 1, "online": True}
+            assert told == {"table": waiting, "told": 1, "online": True, "mailed": False}
             sent = json.loads(page.outbox.get_nowait() or "{}")
             assert sent == {"type": "invitation", "kind": "invite", "table": waiting, "by": "Gina"}
             dared = await call(

@@ -353,6 +353,21 @@ async def _account(c: Checker) -> None:
     await c.call("POST", "/api/account/logout-everywhere", 200, headers=guest)
 
 
+async def _invitation_mail(c: Checker) -> None:
+    body = await c.call("POST", "/api/register", 201, json={"name": "Ines", "password": PASSWORD})
+    c.app.http.cookies.clear()
+    ines = {"Authorization": f"Bearer {body['token']}"}
+    guest, _ = await _guest(c)
+    path = "/api/account/invitations"
+    await c.call("POST", path, 409, json={"wanted": True}, headers=ines, code="conflict")
+    await c.call("POST", path, 204, json={"wanted": False}, headers=ines)
+    await c.call("POST", path, 422, json={}, headers=ines)
+    await c.call("POST", path, 401, json={"wanted": False})
+    await c.call("POST", path, 403, json={"wanted": False}, headers=guest)
+    mine = await c.call("GET", "/api/account", 200, headers=ines)
+    assert mine["mail_invitations"] is False
+
+
 async def _moderation(c: Checker) -> None:
     names = ("Mod", "Rude", "Victim")
     heads = {}
@@ -464,6 +479,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _ratings(checker)
             await _quickplay(checker)
             await _account(checker)
+            await _invitation_mail(checker)
             await _moderation(checker)
             await _friends(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}

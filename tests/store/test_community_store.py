@@ -73,6 +73,44 @@ def test_accounts_tokens_mail_log_and_sessions(db_url: str) -> None:
     asyncio.run(scenario())
 
 
+def test_invitation_mails_preference_and_log(db_url: str) -> None:
+    """Issue 16's invitations by mail: the preference (off by default, in the export) and the
+    mail log's inviter, counted per pair, per invitee and per inviter, by purpose; a deleted
+    inviter leaves the log (its ``sender_id`` emptied)."""
+
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            accounts = AccountStore(store)
+            anna, bruno = (
+                await store.create_user("Anna", "h"),
+                await store.create_user("Bruno", "h"),
+            )
+            info = await accounts.account(anna.id)
+            assert info is not None and info.mail_invitations is False
+            await accounts.set_mail_invitations(anna.id, True)
+            info = await accounts.account(anna.id)
+            assert info is not None and info.mail_invitations and not info.mail_standings
+            assert (await accounts.export(anna.id))["mail_invitations"] is True
+            await accounts.log_mail("a@x.org", anna.id, "invitation", now=NOW, sender_id=bruno.id)
+            await accounts.log_mail("a@x.org", anna.id, "verify", now=NOW)
+            since = NOW - timedelta(minutes=1)
+            count = accounts.mails_since
+            assert await count(user_id=anna.id, since=since) == 2
+            assert await count(user_id=anna.id, since=since, purposes=["invitation"]) == 1
+            assert await count(email="a@x.org", since=since, purposes=["verify", "reset"]) == 1
+            assert await count(user_id=anna.id, sender_id=bruno.id, since=since) == 1
+            assert await count(sender_id=bruno.id, since=since, purposes=["invitation"]) == 1
+            assert await count(sender_id=anna.id, since=since) == 0
+            await accounts.delete_account(bruno.id, replacement="Deleted")
+            assert await count(user_id=anna.id, since=since, purposes=["invitation"]) == 1
+            assert await count(sender_id=bruno.id, since=since) == 0
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_relations_reports_and_the_audit(db_url: str) -> None:
     async def scenario() -> None:
         store = await Store.open(db_url)

@@ -5,6 +5,7 @@ nothing, the migrations go down and up again, and ``burraco db upgrade`` reports
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import DateTime, bindparam, inspect, text
 from sqlalchemy.engine import Connection
 
 from burraco.cli.main import main
@@ -133,3 +134,50 @@ def test_db_upgrade_default_database_and_errors(
     assert main(["db", "upgrade", "--database-url", bad]) == 1
     captured = capsys.readouterr()
     assert captured.err.startswith("burraco db upgrade: ") and captured.out == ""
+
+
+def test_0010_keeps_the_rows_and_leaves_invitation_mails_off(empty_db_url: str) -> None:
+    """Issue 16's invitations by mail on a database that has accounts: the preference is off
+    for everybody, the mails already logged have no inviter; down again, the rows stay."""
+    created = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    at = bindparam("at", type_=DateTime(timezone=True))
+
+    def before(connection: Connection) -> None:
+        command.upgrade(alembic_config(connection), "0009_recurring_events")
+        connection.execute(
+            text(
+                "INSERT INTO users (name, name_key, is_guest, created_at, email, mail_standings,"
+                " role, banned) VALUES ('Anna', 'anna', false, :at, 'a@x.org', true,"
+                " 'player', false)"
+            ).bindparams(at),
+            {"at": created},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO mail_sent (email, user_id, purpose, at)"
+                " SELECT 'a@x.org', id, 'verify', :at FROM users"
+            ).bindparams(at),
+            {"at": created},
+        )
+
+    def after(connection: Connection) -> None:
+        command.upgrade(alembic_config(connection), "head")
+        row = connection.execute(text("SELECT mail_standings, mail_invitations FROM users"))
+        assert [tuple(r) for r in row] == [(True, False)]
+        sent = connection.execute(text("SELECT purpose, sender_id FROM mail_sent"))
+        assert [tuple(r) for r in sent] == [("verify", None)]
+
+    def down(connection: Connection) -> None:
+        command.downgrade(alembic_config(connection), "0009_recurring_events")
+        assert "mail_invitations" not in {
+            c["name"] for c in inspect(connection).get_columns("users")
+        }
+        assert "sender_id" not in {c["name"] for c in inspect(connection).get_columns("mail_sent")}
+        assert connection.execute(text("SELECT count(*) FROM mail_sent")).scalar() == 1
+        assert connection.execute(text("SELECT name FROM users")).scalar() == "Anna"
+
+    with_connection(empty_db_url, before)
+    with_connection(empty_db_url, after)
+    with_connection(empty_db_url, down)
+    asyncio.run(migrate_database(empty_db_url))
+    assert schema_differences(empty_db_url)[0] == []

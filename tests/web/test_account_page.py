@@ -1,7 +1,8 @@
 """Accounts that last in Chromium (issue 16), with a real SMTP server on loopback: a player
-confirms an address from his account page through the mailed link, forgets his password, gets
-a reset link by mail and logs in with the new password; the account page has no serious
-accessibility violation; the site's notes exist in both languages."""
+confirms an address from his account page through the mailed link, asks for invitations by
+mail (it/en), forgets his password, gets a reset link by mail and logs in with the new
+password; the account page has no serious accessibility violation; the site's notes exist in
+both languages."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def test_confirm_an_address_then_reset_a_forgotten_password(
     page.locator('.lobby-top [data-cmd="account"]').click()
     page.locator(".account-page", has_text="Nessun indirizzo confermato").wait_for()
     assert page.locator('input[name="standings"]').is_disabled()
+    assert page.locator('input[name="invitations"]').is_disabled()
     assert_accessible(page, "account")
     page.fill('form[data-form="email"] input[name="email"]', "giulia@example.org")
     page.locator('form[data-form="email"] button[type="submit"]').click()
@@ -74,6 +76,19 @@ def test_confirm_an_address_then_reset_a_forgotten_password(
     page.goto("/?account")
     page.locator(".account-page", has_text="giulia@example.org").wait_for()
     assert page.locator('input[name="standings"]').is_enabled()
+    # Invitations by mail: the box, in Italian and in English, kept once ticked.
+    invitations = page.locator('label.check:has(input[name="invitations"])')
+    assert "inviti e le sfide" in invitations.inner_text()
+    invitations.locator("input").check()
+    page.locator(".notice.ok", has_text="Salvato").wait_for()
+    page.reload()
+    page.locator(".account-page", has_text="giulia@example.org").wait_for()
+    assert page.locator('input[name="invitations"]').is_checked()
+    assert not page.locator('input[name="standings"]').is_checked()
+    page.locator(".page-header .lang-btn").click()
+    assert "invitations and challenges" in invitations.inner_text()
+    page.locator(".page-header .lang-btn").click()
+    assert "inviti e le sfide" in invitations.inner_text()
     # Log out everywhere, then the password is "forgotten".
     page.locator('[data-cmd="logout-everywhere"]').click()
     page.wait_for_selector(".auth-card")

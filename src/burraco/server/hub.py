@@ -23,6 +23,7 @@ from . import messages
 from .botrunner import BotRunner
 from .config import ServerConfig
 from .connection import Connection
+from .invitemail import InvitationMail
 from .mailer import Mailer
 from .protocol import encode
 from .quickplay import QuickPlay
@@ -56,6 +57,8 @@ class Hub:
         self.announcement: messages.Announcement | None = None
         """The last announcement (shown to pages that open later, until replaced)."""
         self.mailer = Mailer(config)
+        self.invitation_mail = InvitationMail(self.accounts, self.mailer)
+        """Invitations and challenges by mail to who asked and has no page open (friends.py)."""
         self.quickplay = QuickPlay(self)
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
@@ -408,4 +411,5 @@ class Hub:
         for conn in list(self.connections):
             conn.close()
         self.bots.close()
+        await self.invitation_mail.close()
         await self.store.close()

@@ -39,6 +39,38 @@ TEXTS: Final[dict[str, dict[str, tuple[str, str]]]] = {
             "{table}\n\nYou asked for these standings by e-mail; your account can stop them.\n",
         ),
     },
+    "invite": {
+        "it": (
+            "{by} ti invita al suo tavolo di Burraco",
+            "Ciao {name},\n\n{by} ti invita al suo tavolo di Burraco: {settings}.\n"
+            "Per sederti apri il collegamento:\n{link}\n\n"
+            "Ti scriviamo perché non avevi pagine del sito aperte e hai chiesto gli inviti per\n"
+            "e-mail; dal tuo account puoi smettere.\n",
+        ),
+        "en": (
+            "{by} invites you to a Burraco table",
+            "Hello {name},\n\n{by} invites you to a Burraco table: {settings}.\n"
+            "To take a seat, open the link:\n{link}\n\n"
+            "We write because you had no page of the site open and asked for invitations by\n"
+            "e-mail; your account can stop them.\n",
+        ),
+    },
+    "challenge": {
+        "it": (
+            "{by} ti sfida a Burraco",
+            "Ciao {name},\n\n{by} ti sfida a una partita a un tavolo privato: {settings}.\n"
+            "Per accettare apri il collegamento:\n{link}\n\n"
+            "Ti scriviamo perché non avevi pagine del sito aperte e hai chiesto gli inviti per\n"
+            "e-mail; dal tuo account puoi smettere.\n",
+        ),
+        "en": (
+            "{by} challenges you to Burraco",
+            "Hello {name},\n\n{by} challenges you to a match at a private table: {settings}.\n"
+            "To accept, open the link:\n{link}\n\n"
+            "We write because you had no page of the site open and asked for invitations by\n"
+            "e-mail; your account can stop them.\n",
+        ),
+    },
     "reset": {
         "it": (
             "Nuova password per Burraco",
@@ -72,8 +104,8 @@ class Mailer:
             )
 
     async def send(self, to: str, kind: str, lang: str, **values: str) -> None:
-        """One mail of ``kind`` (``verify``, ``reset``) to ``to``; a failure of the mail
-        server is ``mail_failed`` (nothing else changed)."""
+        """One mail of ``kind`` (a key of ``TEXTS``) to ``to``; a failure of the mail server
+        is ``mail_failed`` (nothing else changed)."""
         self.require()
         subject, body = TEXTS[kind]["en" if lang == "en" else "it"]
         message = EmailMessage()

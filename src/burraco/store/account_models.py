@@ -1,6 +1,7 @@
 """The schema of lasting accounts (migration ``0006_accounts``): single-use tokens for the
 e-mail verification and password reset links, and the mails sent (to limit them per address and
-per account). The users' own ``email`` and ``mail_standings`` are in ``models.User``."""
+per account; ``sender_id``, migration ``0010_mail_invitations``: per inviter too). The users'
+own ``email``, ``mail_standings`` and ``mail_invitations`` are in ``models.User``."""
 
 from __future__ import annotations
 
@@ -36,7 +37,12 @@ class MailSent(Base):
     email: Mapped[str] = mapped_column(String(254))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     purpose: Mapped[str] = mapped_column(String(16))
+    """``verify``, ``reset`` or ``invitation``."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sender_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), default=None
+    )
+    """Whose doing the mail is, when it is another player's (an invitation's inviter)."""
 
     __table_args__ = (
         Index("ix_mail_sent_email_at", "email", "at"),

@@ -1,10 +1,12 @@
 """Lasting accounts in the database (``AccountStore(store)``): the verified address, the
 single-use tokens of the mailed links, password changes with the sessions they end, the mails
-sent (for the limits), the account's data for its export, and its deletion."""
+sent (for the limits: per address, per account, per inviter), the account's data for its
+export, and its deletion."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,6 +38,7 @@ class AccountInfo:
     name: str
     email: str | None
     mail_standings: bool
+    mail_invitations: bool
     created_at: datetime
 
 
@@ -56,7 +59,12 @@ class AccountStore:
             if user is None:
                 return None
             return AccountInfo(
-                user.id, user.name, user.email, user.mail_standings, _aware(user.created_at)
+                user.id,
+                user.name,
+                user.email,
+                user.mail_standings,
+                user.mail_invitations,
+                _aware(user.created_at),
             )
 
     async def user_by_email(self, email: str) -> models.User | None:
@@ -70,6 +78,12 @@ class AccountStore:
         async with self.store.write() as session:
             await session.execute(
                 update(models.User).where(models.User.id == user_id).values(mail_standings=wanted)
+            )
+
+    async def set_mail_invitations(self, user_id: int, wanted: bool) -> None:
+        async with self.store.write() as session:
+            await session.execute(
+                update(models.User).where(models.User.id == user_id).values(mail_invitations=wanted)
             )
 
     # ------------------------------------------------------------------------- tokens
@@ -135,20 +149,45 @@ class AccountStore:
 
     # ------------------------------------------------------------------------ mail log
 
-    async def mails_since(self, *, email: str | None, user_id: int | None, since: datetime) -> int:
+    async def mails_since(
+        self,
+        *,
+        email: str | None = None,
+        user_id: int | None = None,
+        since: datetime,
+        purposes: Collection[str] | None = None,
+        sender_id: int | None = None,
+    ) -> int:
+        """How many mails were sent since ``since``: to ``email``, to the account ``user_id``,
+        of one of ``purposes``, by ``sender_id``'s doing (each filter only if given)."""
         sent = a.MailSent
+        query = select(func.count()).select_from(sent).where(sent.at >= since)
+        if email is not None:
+            query = query.where(sent.email == email)
+        if user_id is not None:
+            query = query.where(sent.user_id == user_id)
+        if purposes is not None:
+            query = query.where(sent.purpose.in_(list(purposes)))
+        if sender_id is not None:
+            query = query.where(sent.sender_id == sender_id)
         async with self.store.sessions() as session:
-            query = select(func.count()).select_from(sent).where(sent.at >= since)
-            query = (
-                query.where(sent.email == email) if email else query.where(sent.user_id == user_id)
-            )
             return int(await session.scalar(query) or 0)
 
     async def log_mail(
-        self, email: str, user_id: int | None, purpose: str, *, now: datetime
+        self,
+        email: str,
+        user_id: int | None,
+        purpose: str,
+        *,
+        now: datetime,
+        sender_id: int | None = None,
     ) -> None:
         async with self.store.write() as session:
-            session.add(a.MailSent(email=email, user_id=user_id, purpose=purpose, at=now))
+            session.add(
+                a.MailSent(
+                    email=email, user_id=user_id, purpose=purpose, at=now, sender_id=sender_id
+                )
+            )
 
     # -------------------------------------------------------------------- sessions, password
 
@@ -203,6 +242,7 @@ class AccountStore:
             "name": account.name,
             "email": account.email,
             "mail_standings": account.mail_standings,
+            "mail_invitations": account.mail_invitations,
             "created_at": account.created_at.isoformat(),
             "matches": [
                 {"table": m.table_id, "match": m.match_no, "record": m.record} for m in mine

@@ -42,6 +42,9 @@ class User(Base):
     """A verified address (lower case), or None; set only through its verification link."""
     mail_standings: Mapped[bool] = mapped_column(Boolean, default=False)
     """The player asked to receive online tournaments' standings by e-mail."""
+    mail_invitations: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The player asked to be told by e-mail of the invitations and challenges he gets while
+    he has no page of the site open (migration ``0010_mail_invitations``)."""
     role: Mapped[str] = mapped_column(String(16), default="player")
     """``player``, ``moderator`` or ``admin`` (docs/moderation.md)."""
     chat_muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)

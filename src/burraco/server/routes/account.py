@@ -26,6 +26,8 @@ PER_ADDRESS: Final = 3
 """Mails to one address in an hour, at most."""
 PER_ACCOUNT: Final = 5
 """Mails for one account in an hour, at most."""
+LINK_MAILS: Final = ("verify", "reset")
+"""The mails those two limits count (invitation mails have their own: invitemail.py)."""
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}$")
 
 Lang = Literal["it", "en"]
@@ -51,6 +53,10 @@ class PasswordReset(BaseModel):
 
 
 class Standings(BaseModel):
+    wanted: bool
+
+
+class Invitations(BaseModel):
     wanted: bool
 
 
@@ -81,8 +87,8 @@ def _link(request: Request, hub: Any, key: str, token: str) -> str:
 
 async def _within_limits(accounts: AccountStore, email: str, user_id: int) -> bool:
     since = _now() - timedelta(hours=1)
-    to_address = await accounts.mails_since(email=email, user_id=None, since=since)
-    for_account = await accounts.mails_since(email=None, user_id=user_id, since=since)
+    to_address = await accounts.mails_since(email=email, since=since, purposes=LINK_MAILS)
+    for_account = await accounts.mails_since(user_id=user_id, since=since, purposes=LINK_MAILS)
     return to_address < PER_ADDRESS and for_account < PER_ACCOUNT
 
 
@@ -97,6 +103,7 @@ async def account(request: Request, user: CurrentUser, hub: HubDep) -> dict[str,
         "name": info.name,
         "email": info.email,
         "mail_standings": info.mail_standings,
+        "mail_invitations": info.mail_invitations,
         "mail": hub.mailer.available,
         "sessions": [
             {
@@ -212,6 +219,17 @@ async def standings(body: Standings, user: CurrentUser, hub: HubDep) -> Response
     return Response(status_code=204)
 
 
+async def invitations(body: Invitations, user: CurrentUser, hub: HubDep) -> Response:
+    """Invitations and challenges by mail when no page of the site is open (invitemail.py)."""
+    _registered(user)
+    info = await hub.accounts.account(user.id)
+    assert info is not None
+    if body.wanted and info.email is None:
+        raise ServiceError(ErrorCode.CONFLICT, "confirm an e-mail address first")
+    await hub.accounts.set_mail_invitations(user.id, body.wanted)
+    return Response(status_code=204)
+
+
 async def export(user: CurrentUser, hub: HubDep) -> Response:
     _registered(user)
     data = await hub.accounts.export(user.id)
@@ -291,6 +309,14 @@ def install(app: FastAPI) -> None:
     route(
         "/api/account/standings",
         standings,
+        methods=["POST"],
+        status_code=204,
+        responses=answers(None, 401, 403, 409, INVALID),
+        tags=["account"],
+    )
+    route(
+        "/api/account/invitations",
+        invitations,
         methods=["POST"],
         status_code=204,
         responses=answers(None, 401, 403, 409, INVALID),

@@ -1,14 +1,15 @@
 """Finding each other (issue 16): who is online and what is played (presence), following
 players (friends follow each other; a follow not returned is a friend request), friends online
 with the table they play at, and inviting a friend to a table or challenging him to a new one
-with chosen settings: the invitation reaches his open pages at once (``invitation``)."""
+with chosen settings: the invitation reaches his open pages at once (``invitation``), and his
+mailbox when he has none open and asked for it (``invitemail``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from pydantic import BaseModel, Field
 
 from burraco.errors import ErrorCode, ServiceError
@@ -37,6 +38,7 @@ async def presence(hub: HubDep) -> dict[str, int]:
 
 
 async def friends(user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+    hub.invitation_mail.seen_at_lobby(user.id)  # the lobby asks every few seconds
     followed: dict[int, str] = await hub.moderation.followed(user.id)
     followers: set[int] = await hub.moderation.followers(user.id)
     online = hub.online()
@@ -82,37 +84,60 @@ async def unfollow(body: FollowRequest, user: CurrentUser, hub: HubDep) -> dict[
 
 
 async def _tell_invitation(
-    hub: Any, user: Any, other: Any, table_id: str, kind: Literal["invite", "challenge"]
-) -> int:
+    hub: Any,
+    request: Request,
+    user: Any,
+    other: Any,
+    *,
+    actor: Any,
+    kind: Literal["invite", "challenge"],
+) -> dict[str, Any]:
+    """Tell the invitee's open pages, keep it for his lobby, mail it if he asked and has no
+    page open: the route's answer."""
     if await hub.moderation.blocks(other.id, user.id):
         raise ServiceError(ErrorCode.FORBIDDEN, f"{other.name} does not take invitations from you")
-    message = {"type": "invitation", "kind": kind, "table": table_id, "by": user.name}
+    message = {"type": "invitation", "kind": kind, "table": actor.id, "by": user.name}
     hub.invitations.setdefault(other.id, []).append(message)
     del hub.invitations[other.id][:-10]  # the last ten, for the lobby (it has no socket)
     told: int = hub.tell(other.id, message)
-    return told
+    online = hub.online()
+    mailed: bool = await hub.invitation_mail.offer(
+        inviter=user,
+        invitee_id=other.id,
+        kind=kind,
+        table_id=actor.id,
+        config=actor.config,
+        base_url=hub.config.public_url or str(request.base_url),
+        online=online,
+    )
+    return {"table": actor.id, "told": told, "online": other.id in online, "mailed": mailed}
 
 
-async def invite(table_id: str, body: Invite, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
-    """Invite a player to a table one sits at (his pages are told at once)."""
+async def invite(
+    table_id: str, body: Invite, request: Request, user: CurrentUser, hub: HubDep
+) -> dict[str, Any]:
+    """Invite a player to a table one sits at (his pages are told at once, his mailbox if he
+    has none open and asked for it)."""
     other = await _person(hub, body.player, user)
     actor = await hub.table(table_id)
     if actor.seat_of(user) is None:
         raise ServiceError(ErrorCode.NOT_SEATED, "invite to a table you sit at")
-    told = await _tell_invitation(hub, user, other, table_id, "invite")
-    return {"table": table_id, "told": told, "online": other.id in hub.online()}
+    return await _tell_invitation(hub, request, user, other, actor=actor, kind="invite")
 
 
-async def challenge(body: Challenge, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
+async def challenge(
+    body: Challenge, request: Request, user: CurrentUser, hub: HubDep
+) -> dict[str, Any]:
     """A new private table with the chosen settings, its other seats left for the challenged
-    player (and bots if asked), and the challenge told to him."""
+    player (and bots if asked), and the challenge told to him (and mailed, as an
+    invitation)."""
     other = await _person(hub, body.player, user)
     if await hub.moderation.blocks(other.id, user.id):
         raise ServiceError(ErrorCode.FORBIDDEN, f"{other.name} does not take invitations from you")
     settings = body.table.model_copy(update={"public": False})
     info = await create(settings, user, hub)
-    told = await _tell_invitation(hub, user, other, info["id"], "challenge")
-    return {"table": info["id"], "told": told, "online": other.id in hub.online()}
+    actor = await hub.table(info["id"])
+    return await _tell_invitation(hub, request, user, other, actor=actor, kind="challenge")
 
 
 def install(app: FastAPI) -> None:

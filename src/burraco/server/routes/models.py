@@ -295,6 +295,9 @@ class AccountOut(BaseModel):
     name: str
     email: str | None = Field(description="The verified address, or null")
     mail_standings: bool
+    mail_invitations: bool = Field(
+        description="Invitations and challenges by mail when no page of the site is open"
+    )
     mail: bool = Field(description="Whether this server sends mail at all")
     sessions: list[SessionInfoOut]
 

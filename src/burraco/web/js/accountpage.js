@@ -1,7 +1,7 @@
-// Accounts that last (docs/accounts.md): /?account (the address, standings by mail, the
-// password, the sessions with "log out everywhere", the export, the deletion), and the pages
-// the mailed links open: /?verify=TOKEN and /?reset=TOKEN; /?forgot asks for a reset link;
-// /?privacy and /?terms are the site's notes. Every word from the catalogs (it/en).
+// Accounts that last (docs/accounts.md): /?account (the address, standings and invitations by
+// mail, the password, the sessions with "log out everywhere", the export, the deletion), and
+// the pages the mailed links open: /?verify=TOKEN and /?reset=TOKEN; /?forgot asks for a reset
+// link; /?privacy and /?terms are the site's notes. Every word from the catalogs (it/en).
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -107,6 +107,12 @@ export class AccountScreen extends Page {
         onchange: (e) => this.act(() => api.accountStandings(e.target.checked), t("account.saved")),
       }),
       t("account.standings"));
+    const invitations = h("label", { class: "check" },
+      h("input", {
+        type: "checkbox", name: "invitations", checked: d.mail_invitations, disabled: !d.email,
+        onchange: (e) => this.act(() => api.accountInvitations(e.target.checked), t("account.saved")),
+      }),
+      t("account.invitations"));
     const password = h("form", { class: "account-form", dataset: { form: "password" } },
       field(t("account.password.current"), { name: "current", type: "password", autocomplete: "current-password", required: true }),
       field(t("account.password.new"), { name: "new", type: "password", autocomplete: "new-password", required: true, minlength: "8", maxlength: "128" }),
@@ -148,7 +154,7 @@ export class AccountScreen extends Page {
       }
     });
     this.frame(t("account.title"),
-      h("section", { class: "panel" }, h("h2", { text: t("account.email") }), email, standings),
+      h("section", { class: "panel" }, h("h2", { text: t("account.email") }), email, standings, invitations),
       h("section", { class: "panel" }, h("h2", { text: t("account.password") }), password,
         h("p", { class: "muted", text: t("account.password.others") })),
       h("section", { class: "panel" }, h("h2", { text: t("account.sessions") }), sessions, everywhere),

@@ -76,6 +76,7 @@ export const api = {
   accountEmail: (email, lang) => call("POST", "/api/account/email", { email, lang }),
   verifyEmail: (token) => call("POST", "/api/account/verify", { token }),
   accountStandings: (wanted) => call("POST", "/api/account/standings", { wanted }),
+  accountInvitations: (wanted) => call("POST", "/api/account/invitations", { wanted }),
   accountPassword: (current, next) => call("POST", "/api/account/password", { current, new: next }),
   logoutEverywhere: () => call("POST", "/api/account/logout-everywhere"),
   deleteAccount: (password) => call("DELETE", "/api/account", { password }),
