@@ -335,6 +335,13 @@ def add_serve_parser(commands: Commands) -> None:
         "--cluster-name", default="burraco", help="prefix of the cluster's Redis keys (burraco)"
     )
     cluster.add_argument(
+        "--forwarded-allow-ips",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For names the client (repeatable; default: none)",
+    )
+    cluster.add_argument(
         "--lease-seconds",
         type=float,
         default=4.0,

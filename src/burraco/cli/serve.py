@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         header_timeout=args.header_timeout,
         keep_alive=args.keep_alive,
         max_connections=args.max_connections,
+        forwarded_allow_ips=tuple(args.forwarded_allow_ips),
     )
     app = create_app(config)
     server = draining_server(app)(

@@ -27,7 +27,7 @@ from .invitemail import InvitationMail
 from .mailer import Mailer
 from .protocol import encode
 from .quickplay import QuickPlay
-from .ratelimit import RateLimiter
+from .ratelimit import Limiter, RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
 from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
@@ -72,7 +72,7 @@ class Hub:
         self.cluster: Cluster | None = None
         """Set when this process is one of several (docs/cluster.md); None: alone."""
         rate = config.chats_per_minute_per_account / 60
-        self.chat_limits = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
+        self.chat_limits: Limiter = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
         """Chat lines per account, over all its sockets (issue 19, M5)."""
 
     async def recover(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass
@@ -34,6 +35,10 @@ class RateLimiter:
         self.burst = burst
         self._buckets: dict[str, Bucket] = {}
 
+    async def check(self, key: str) -> bool:
+        """``allow`` as the cluster's shared limiters are asked (``cluster/limits.py``)."""
+        return self.allow(key)
+
     def allow(self, key: str, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
         bucket = self._buckets.get(key)
@@ -49,6 +54,12 @@ class RateLimiter:
         ]
         for key in full:
             del self._buckets[key]
+
+
+class Limiter(Protocol):
+    """A limit by key: this process's own (``RateLimiter``) or a cluster's (in Redis)."""
+
+    async def check(self, key: str) -> bool: ...
 
 
 class FailureDelay:

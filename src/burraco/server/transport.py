@@ -73,6 +73,10 @@ class TransportLimits:
     why, and nobody makes the server read a megabyte to refuse it (issue 19)."""
     ws_ping: float = 20.0
     """Seconds between WebSocket pings, and to wait for the pong."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Addresses of the proxies whose ``X-Forwarded-For`` names the client (docs/cluster.md);
+    from anyone else the header is ignored, so a client cannot pose as another address to
+    the per-address limits. Empty: no proxy is trusted."""
 
     def uvicorn_options(self) -> dict[str, Any]:
         protocol = type(
@@ -85,4 +89,6 @@ class TransportLimits:
             "ws_max_size": self.ws_max_size,
             "ws_ping_interval": self.ws_ping,
             "ws_ping_timeout": self.ws_ping,
+            "proxy_headers": bool(self.forwarded_allow_ips),
+            "forwarded_allow_ips": list(self.forwarded_allow_ips) or None,
         }

@@ -41,9 +41,11 @@ from burraco.store.lease_store import LeaseStore, NodeInfo
 
 from .. import messages, protocol
 from ..connection import Connection
+from ..ratelimit import RateLimiter
 from ..table import TableError, commands
 from ..table.status import LIVE_STATUSES
 from .bus import Bus
+from .limits import SharedLimiter
 from .notowner import RECONNECT, NotOwner
 from .remote import RemoteConnection
 
@@ -164,10 +166,27 @@ class Cluster:
             self.bus.handle(kind, handler)
         self.bus.on_reconnect.append(self._resync)
         await self.bus.start()
+        self._share_limits()
         await self._beat()
         self.ready = True
         self._beater = asyncio.get_running_loop().create_task(self._beat_forever(), name="beat")
         log.info("cluster node %s started", self.node)
+
+    def _share_limits(self) -> None:
+        """The hub's and the app's limits, counted for the whole cluster in Redis."""
+        hub = self.hub
+        chats = hub.chat_limits
+        if isinstance(chats, RateLimiter):
+            prefix = self.bus.key("limit", "chat")
+            hub.chat_limits = SharedLimiter(
+                self.bus.redis, prefix, rate=chats.rate, burst=chats.burst
+            )
+        state = None if self.app is None else getattr(self.app, "state", None)
+        logins = None if state is None else getattr(state, "login_limiter", None)
+        if state is not None and isinstance(logins, RateLimiter):
+            state.login_limiter = SharedLimiter(
+                self.bus.redis, self.bus.key("limit", "login"), rate=logins.rate, burst=logins.burst
+            )
 
     async def close(self) -> None:
         """Stop (after ``drain``, or at once in tests): leave the cluster, free what is held."""

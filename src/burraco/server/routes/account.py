@@ -180,7 +180,7 @@ async def forgot(body: EmailRequest, request: Request, hub: HubDep) -> dict[str,
     """A reset link to the address if an account has it verified. The answer is the same
     whether one has it or not (no account is given away), and the same when the limits stop
     the mail."""
-    limit_logins(request)
+    await limit_logins(request)
     hub.mailer.require()
     email = _address(body.email)
     owner = await hub.accounts.user_by_email(email)
@@ -196,7 +196,7 @@ async def forgot(body: EmailRequest, request: Request, hub: HubDep) -> dict[str,
 
 
 async def reset(body: PasswordReset, request: Request, hub: HubDep) -> Response:
-    limit_logins(request)
+    await limit_logins(request)
     auth.check_password(body.password)  # before the token is spent: a bad password keeps it
     try:
         user_id, _ = await hub.accounts.use_token(body.token, "reset", now=_now())

@@ -40,14 +40,14 @@ def _session_response(response: Response, user: UserInfo, token: str, *, secure:
 async def register(
     body: Credentials, request: Request, response: Response, hub: HubDep
 ) -> LoginOut:
-    limit_logins(request)
+    await limit_logins(request)
     user = await auth.register(hub.store, body.name, body.password)
     token = await hub.store.create_session(user.id)
     return _session_response(response, user, token, secure=hub.config.secure_cookies)
 
 
 async def login(body: Credentials, request: Request, response: Response, hub: HubDep) -> LoginOut:
-    limit_logins(request, body.name)
+    await limit_logins(request, body.name)
     failures: FailureDelay = request.app.state.login_failures
     key = auth.name_key(body.name)
     await asyncio.sleep(failures.delay(key))
@@ -66,7 +66,7 @@ async def login(body: Credentials, request: Request, response: Response, hub: Hu
 
 
 async def guest(request: Request, response: Response, hub: HubDep) -> LoginOut:
-    limit_logins(request)
+    await limit_logins(request)
     user = await auth.guest(hub.store)
     token = await hub.store.create_session(user.id, days=2)
     return _session_response(response, user, token, secure=hub.config.secure_cookies)

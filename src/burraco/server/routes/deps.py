@@ -13,7 +13,7 @@ from burraco.store import Store, UserInfo
 
 from .. import auth
 from ..hub import Hub
-from ..ratelimit import RateLimiter
+from ..ratelimit import Limiter
 
 
 def hub_of(connection: HTTPConnection) -> Hub:
@@ -59,16 +59,17 @@ async def current_user(request: Request) -> UserInfo:
 CurrentUser = Annotated[UserInfo, Depends(current_user)]
 
 
-def limit_logins(request: Request, name: str | None = None) -> None:
+async def limit_logins(request: Request, name: str | None = None) -> None:
     """Refuse (``rate_limited``) a login attempt over the limit of its address, or of its
     address and name together. A name alone is never refused: that would let anyone lock its
     owner out from elsewhere (issue 19, M8); a name that keeps failing is slowed down instead
     (``ratelimit.FailureDelay``, in the login route)."""
-    limiter: RateLimiter = request.app.state.login_limiter
+    limiter: Limiter = request.app.state.login_limiter
     address = request.client.host if request.client else "?"
     keys = [f"ip:{address}"] + ([f"ip:{address}|name:{auth.name_key(name)}"] if name else [])
-    if not all(limiter.allow(key) for key in keys):
-        raise auth.AuthError(ErrorCode.RATE_LIMITED, "too many attempts; wait a minute")
+    for key in keys:  # the second is not charged when the first refuses
+        if not await limiter.check(key):
+            raise auth.AuthError(ErrorCode.RATE_LIMITED, "too many attempts; wait a minute")
 
 
 MAX_ID: Final = 2**63 - 1

@@ -235,7 +235,7 @@ class PlayMixin(TableCore):
         conn, text = command.conn, command.text
         # Per account (however many sockets it holds) and per table (however many accounts
         # talk), before anything is stored or relayed: issue 19, M5.
-        if not self.hub.chat_limits.allow(f"user:{conn.user.id}"):
+        if not await self.hub.chat_limits.check(f"user:{conn.user.id}"):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED, "too many chat messages from your account; wait a moment"
             )
