@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("confusable-homoglyphs", "confusable_homoglyphs"),
         ("openskill", "openskill"),
         ("aiosmtplib", "aiosmtplib"),
+        ("redis", "redis"),
     ),
     "charts": (("matplotlib", "matplotlib"),),
     "postgres": (("asyncpg", "asyncpg"),),
