@@ -159,7 +159,7 @@ class Node:
         ]
         if cluster.cluster_flags:
             command += ["--redis-url", cluster.redis_url, "--node", self.name]
-            command += ["--cluster-name", cluster.name]
+            command += ["--cluster-name", cluster.name, "--forwarded-allow-ips", "127.0.0.1"]
         return [*command, *cluster.serve_args]
 
     async def start(self) -> None:

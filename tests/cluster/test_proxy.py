@@ -12,10 +12,7 @@ PostgreSQL database behind HAProxy, configured by ``deploy/make-haproxy-cfg``.
   it (it holds the fewest).
 - Another one stopped with SIGTERM exits with 0 and leaves the rotation; restarted, it is back.
 
-The processes are today's single-process server, each with its own tables: the flags and the
-``/healthz`` of issue 17's server work do not exist yet, so ``cluster_flags=False`` and HAProxy
-checks ``/api/info``. Once they land, drop both options (the harness's defaults are the
-cluster's) and this test checks the real thing.
+The processes run as one cluster (``--redis-url``, ``--node``), HAProxy checking ``/healthz``.
 """
 
 from __future__ import annotations
@@ -44,9 +41,7 @@ BURST = 60
 
 
 def test_three_processes_behind_haproxy(make_cluster: MakeCluster) -> None:
-    # Until issue 17's flags (--redis-url, --node, --cluster-name) and /healthz exist in
-    # `burraco serve`: the single-process server, health-checked on /api/info.
-    cluster = make_cluster(cluster_flags=False, health_path="/api/info")
+    cluster = make_cluster()
     measured = asyncio.run(scenario(cluster))
     print("\n" + "\n".join(f"{name}: {value}" for name, value in measured.items()))
     assert measured["out of rotation after SIGKILL (s)"] < OUT_OF_ROTATION_SECONDS
