@@ -63,9 +63,7 @@ async def open_spread_table(
         humans = [seat for seat in range(1, players) if seat not in bots]
         users = {0: creator} | {seat: await api.guest() for seat in humans}
         clients = {
-            seat: TableClient(
-                fronts[(i + 1) % len(fronts)], user, table_id, seed=1000 * seat + 7
-            )
+            seat: TableClient(fronts[(i + 1) % len(fronts)], user, table_id, seed=1000 * seat + 7)
             for i, (seat, user) in enumerate(sorted(users.items()))
         }
         await joined(clients[0])

@@ -32,8 +32,7 @@ async def owner_of(cluster: Cluster, table_id: str) -> str:
     connection = await asyncpg.connect(_dsn(cluster.database_url))
     try:
         name = await connection.fetchval(
-            "SELECT n.name FROM table_leases l JOIN nodes n ON n.id = l.node"
-            " WHERE l.table_id = $1",
+            "SELECT n.name FROM table_leases l JOIN nodes n ON n.id = l.node WHERE l.table_id = $1",
             table_id,
         )
     finally:

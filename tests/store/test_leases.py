@@ -48,6 +48,10 @@ def test_one_owner_at_a_time_and_a_dead_owner_is_taken_over(db_url: str) -> None
         try:
             table = await _table(store)
             await _beat(leases, "a:1", "b:1")
+            # Created and not claimed yet: its creator's (it claims it next), not an orphan,
+            # unless it stays unclaimed (its creator died in between).
+            assert await leases.orphans(["open", "playing"]) == []
+            assert await leases.orphans(["open", "playing"], unclaimed_after=-1) == [table]
             first = await leases.claim(table, "a:1")
             assert first == 1
             assert await leases.claim(table, "a:1") == first  # a repeated claim keeps it

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import text
@@ -255,20 +256,27 @@ class LeaseStore:
         async with self.store.exclusive(), self.store.engine.begin() as connection:
             await connection.execute(sql, {"role": role, "node": node})
 
-    async def orphans(self, statuses: Sequence[str], *, limit: int = 100) -> list[str]:
-        """Tables open or in play that no live node runs: never claimed, released, or held by
-        a dead node. These are what a live node takes over."""
+    async def orphans(
+        self, statuses: Sequence[str], *, limit: int = 100, unclaimed_after: float = 30.0
+    ) -> list[str]:
+        """Tables open or in play that no live node runs: released, or held by a dead node.
+        These are what a live node takes over. A table never claimed is one only once it is
+        ``unclaimed_after`` seconds old: a node creates the table, then claims it, and a
+        table in between is its creator's, not an orphan (unless the creator died then)."""
         placeholders = ", ".join(f":s{i}" for i in range(len(statuses)))
         sql = text(
             "SELECT t.id FROM game_tables t"
             " LEFT JOIN table_leases l ON l.table_id = t.id"
             " LEFT JOIN nodes n ON n.id = l.node"
-            f" WHERE t.status IN ({placeholders})"
-            f" AND (l.node IS NULL OR n.id IS NULL OR {self._now} - n.heartbeat_at >= :ttl)"
+            f" WHERE t.status IN ({placeholders}) AND ("
+            "   (l.table_id IS NULL AND t.created_at < :cutoff)"
+            "   OR (l.table_id IS NOT NULL AND (l.node IS NULL OR n.id IS NULL"
+            f"     OR {self._now} - n.heartbeat_at >= :ttl)))"
             " ORDER BY t.id LIMIT :limit"
         )
+        cutoff = datetime.now(UTC) - timedelta(seconds=unclaimed_after)
         params: dict[str, Any] = {f"s{i}": s for i, s in enumerate(statuses)}
-        params |= {"ttl": self.ttl, "limit": limit}
+        params |= {"ttl": self.ttl, "limit": limit, "cutoff": cutoff}
         async with self.store.engine.connect() as connection:
             rows = (await connection.execute(sql, params)).all()
         return [str(r[0]) for r in rows]

@@ -1,0 +1,192 @@
+"""A cluster of three processes behind the proxy keeps playing through its processes' deaths,
+a rolling restart and a Redis restart (issue 17). The clients are the crash test's: they
+reconnect through the proxy whenever their socket drops, join with their last event number and
+play on. At the end every record replays to the totals its players were told, and every action
+a player was told was accepted is in the table's log exactly once (``chaos.check_match``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from .chaos import SERVE, Match, check_match, open_matches, stop
+from .conftest import MakeCluster
+from .harness import Cluster, free_port
+
+FINISH_SECONDS = 300.0
+
+
+async def until_over(matches: list[Match], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not all(m.over for m in matches):
+        unfinished = [m.name for m in matches if not m.over]
+        assert time.monotonic() < deadline, f"unfinished after {seconds} s: {unfinished}"
+        await asyncio.sleep(0.2)
+
+
+async def check_all(cluster: Cluster, matches: list[Match]) -> tuple[int, int]:
+    folder = cluster.folder / "records"
+    folder.mkdir(parents=True, exist_ok=True)
+    actions = acked = 0
+    for match in matches:
+        played, acknowledged = await check_match(cluster, match, folder)
+        actions += played
+        acked += acknowledged
+    return actions, acked
+
+
+def test_a_random_process_killed_every_few_seconds(make_cluster: MakeCluster) -> None:
+    """20 matches of 3 smazzate; every 2-4 s one process is SIGKILLed and started
+    again 1 s later, until every match has ended."""
+    cluster = make_cluster(serve_args=SERVE)
+    rng = random.Random(17)
+
+    async def scenario() -> tuple[int, int, int, int]:
+        await cluster.start(3)
+        matches = await open_matches(cluster, 20, smazzate=3)
+        kills = 0
+        try:
+            deadline = time.monotonic() + FINISH_SECONDS
+            while not all(m.over for m in matches):
+                assert time.monotonic() < deadline, [m.name for m in matches if not m.over]
+                await asyncio.sleep(rng.uniform(2, 4))
+                if all(m.over for m in matches):
+                    break
+                victim = rng.randrange(len(cluster.nodes))
+                cluster.kill(victim)
+                kills += 1
+                await asyncio.sleep(1)
+                await cluster.node(victim).start()
+            actions, acked = await check_all(cluster, matches)
+        finally:
+            await stop(matches)
+        reconnects = sum(c.connection - 1 for m in matches for c in m.clients)
+        return kills, actions, acked, reconnects
+
+    kills, actions, acked, reconnects = asyncio.run(scenario())
+    print(f"\n{kills} kills, {actions} actions, {acked} acknowledged, {reconnects} reconnects")
+    assert kills >= 3 and reconnects > 0
+
+
+def test_rolling_restart_during_play(make_cluster: MakeCluster) -> None:
+    """Each process in turn is stopped with SIGTERM (it drains: its tables go to the others at
+    once) and started again; no table stalls for more than 5 s."""
+    cluster = make_cluster(serve_args=SERVE)
+
+    async def scenario() -> tuple[int, int, float]:
+        await cluster.start(3)
+        matches = await open_matches(cluster, 8, smazzate=2)
+        worst = 0.0
+        try:
+            await asyncio.sleep(2)
+            for index in range(len(cluster.nodes)):
+                before = {c.name: c.last_seq for m in matches for c in m.clients}
+                began = time.monotonic()
+                code = await cluster.terminate(index)
+                assert code in (0, -15), code
+                # Every table still in play moves on within 5 s of the drain's start.
+                moving = {c.name for m in matches for c in m.clients if c.match_end is None}
+                while moving:
+                    moving = {
+                        c.name
+                        for m in matches
+                        for c in m.clients
+                        if c.name in moving and c.match_end is None and c.last_seq <= before[c.name]
+                    }
+                    stalled = time.monotonic() - began
+                    assert stalled < 5.0, (index, sorted(moving), stalled)
+                    await asyncio.sleep(0.05)
+                worst = max(worst, time.monotonic() - began)
+                await cluster.node(index).start()
+            await until_over(matches, FINISH_SECONDS)
+            actions, acked = await check_all(cluster, matches)
+        finally:
+            await stop(matches)
+        return actions, acked, worst
+
+    actions, acked, worst = asyncio.run(scenario())
+    print(f"\n{actions} actions, {acked} acknowledged, longest stall {worst:.2f} s")
+
+
+def test_redis_restart_during_play(make_cluster: MakeCluster, tmp_path: Path) -> None:
+    """The cluster's Redis (a private one: the machine's is shared by other tests) is stopped
+    and started again, empty (it keeps nothing on disk); the processes re-subscribe, the tables
+    go on, the watchers resynchronise."""
+    cluster = make_cluster(serve_args=SERVE)
+    redis = PrivateRedis(tmp_path / "redis")
+    redis.start()
+    cluster.redis_url = redis.url
+
+    async def scenario() -> tuple[int, int]:
+        await cluster.start(3)
+        matches = await open_matches(cluster, 6)
+        try:
+            await asyncio.sleep(2)
+            redis.stop()
+            await asyncio.sleep(2)
+            redis.start()
+            await until_over(matches, FINISH_SECONDS)
+            return await check_all(cluster, matches)
+        finally:
+            await stop(matches)
+
+    try:
+        actions, acked = asyncio.run(scenario())
+    finally:
+        redis.stop()
+    print(f"\n{actions} actions, {acked} acknowledged across a Redis restart")
+
+
+class PrivateRedis:
+    """A redis-server of the test's own on a free loopback port, with no persistence."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        server = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.process = subprocess.Popen(
+            [
+                server,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
+            ):
+                return
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            process.wait(10)
