@@ -13,7 +13,10 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from .chaos import SERVE, Match, check_match, open_matches, stop
 from .conftest import MakeCluster
@@ -114,13 +117,23 @@ def test_rolling_restart_during_play(make_cluster: MakeCluster) -> None:
     print(f"\n{actions} actions, {acked} acknowledged, longest stall {worst:.2f} s")
 
 
-def test_redis_restart_during_play(make_cluster: MakeCluster, tmp_path: Path) -> None:
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """Requested before ``make_cluster``: stopped after the cluster's teardown (its flush)."""
+    redis = PrivateRedis(tmp_path / "redis")
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.stop()
+
+
+def test_redis_restart_during_play(private_redis: PrivateRedis, make_cluster: MakeCluster) -> None:
     """The cluster's Redis (a private one: the machine's is shared by other tests) is stopped
     and started again, empty (it keeps nothing on disk); the processes re-subscribe, the tables
     go on, the watchers resynchronise."""
     cluster = make_cluster(serve_args=SERVE)
-    redis = PrivateRedis(tmp_path / "redis")
-    redis.start()
+    redis = private_redis
     cluster.redis_url = redis.url
 
     async def scenario() -> tuple[int, int]:
@@ -136,10 +149,7 @@ def test_redis_restart_during_play(make_cluster: MakeCluster, tmp_path: Path) ->
         finally:
             await stop(matches)
 
-    try:
-        actions, acked = asyncio.run(scenario())
-    finally:
-        redis.stop()
+    actions, acked = asyncio.run(scenario())
     print(f"\n{actions} actions, {acked} acknowledged across a Redis restart")
 
 

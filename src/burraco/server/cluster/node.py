@@ -62,6 +62,8 @@ _CREATE_PATHS = frozenset({"/api/tables", "/api/challenges"})
 _LEADER_PATHS = ("/api/tournaments", "/api/quickplay")
 """Run by the process holding the ``tournaments`` role (their state and clocks are there)."""
 ROLE: str = "tournaments"
+JOIN_ANSWER_SECONDS = 5.0
+"""A forwarded join unanswered this long was lost (Redis restarting): the client reconnects."""
 SWEEP_BEATS = 5
 """The tournaments' process sweeps them for pending work every this many heartbeats."""
 
@@ -132,6 +134,8 @@ class Cluster:
         self.conns: dict[int, Connection] = {}
         """This process's own client connections by id (the bus delivers to them)."""
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._awaiting: dict[int, float] = {}
+        """Connections whose forwarded join has had no answer yet, since when."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._beater: asyncio.Task[None] | None = None
         self.last_beat = 0.0
@@ -160,6 +164,7 @@ class Cluster:
             "end_sessions": self._on_end_sessions,
             "announce": self._on_announce,
             "tdone": self._on_table_done,
+            "hello": self._on_hello,
             "tpush": self._on_tournament_push,
         }
         for kind, handler in handlers.items():
@@ -321,6 +326,14 @@ class Cluster:
         for local in list(self.hub.connections):
             if any(node not in self.live for node in local.remote.values()):
                 local.close(RECONNECT)
+        # A join forwarded and never answered (lost on the way): the client tries again.
+        late = time.monotonic() - JOIN_ANSWER_SECONDS
+        for conn_id, since in list(self._awaiting.items()):
+            if since < late:
+                del self._awaiting[conn_id]
+                waiting = self.conns.get(conn_id)
+                if waiting is not None:
+                    waiting.close(RECONNECT)
 
     async def _take_orphans(self) -> None:
         orphans = await self.leases.orphans(list(LIVE_STATUSES), limit=500)
@@ -444,6 +457,7 @@ class Cluster:
 
     def disconnected(self, conn: Connection) -> None:
         self.conns.pop(conn.id, None)
+        self._awaiting.pop(conn.id, None)
         for table_id, node in conn.remote.items():
             self.bus.send(node, self._ws(conn, {"type": "gone", "table": table_id}))
 
@@ -462,6 +476,7 @@ class Cluster:
         table_id: str = message.table
         if isinstance(message, protocol.Join):
             conn.remote[table_id] = node
+            self._awaiting[conn.id] = time.monotonic()
         elif isinstance(message, protocol.Leave):
             conn.remote.pop(table_id, None)
         self.bus.send(node, self._ws(conn, message_json(message)))
@@ -527,7 +542,9 @@ class Cluster:
                 actor.post(commands.Disconnect(conn))
 
     def _on_out(self, message: dict[str, Any]) -> None:
-        conn = self.conns.get(int(message["c"]))
+        conn_id = int(message["c"])
+        self._awaiting.pop(conn_id, None)  # the owner answers it
+        conn = self.conns.get(conn_id)
         if conn is not None:
             conn.send(str(message["t"]))
 
@@ -539,9 +556,21 @@ class Cluster:
 
     async def _resync(self) -> None:
         """Redis came back: messages of the gap are lost, so every client following a table of
-        another process reconnects (and gets what it missed or a snapshot)."""
+        another process reconnects (and gets what it missed or a snapshot); and the others are
+        told, for what their clients sent here while this process was not listening."""
         for conn in list(self.hub.connections):
             if conn.remote:
+                conn.close(RECONNECT)
+        self.bus.send(None, {"k": "hello", "f": self.node})
+
+    def _on_hello(self, message: dict[str, Any]) -> None:
+        """Another process listens again after losing Redis: what this one forwarded to it
+        meanwhile may be lost, so the clients following its tables from here reconnect."""
+        node = str(message["f"])
+        if node == self.node:
+            return
+        for conn in list(self.hub.connections):
+            if node in conn.remote.values():
                 conn.close(RECONNECT)
 
     # ------------------------------------------------------------ broadcast news
