@@ -162,14 +162,14 @@ class Hub:
             invite_code=None,
             players=config.players,
         )
+        if self.cluster is not None:
+            await self.cluster.acquire(table_id)  # its seats are written under its lease
         for seat, (user_id, bot) in enumerate(seats):
             await self.store.set_seat(table_id, seat, user_id=user_id, bot=bot)
         if before_start is not None:
             await before_start(table_id)
-        if self.cluster is not None:
-            if await self.cluster.place(table_id):
-                return table_id  # the process it went to starts it (an open, full table)
-            await self.cluster.acquire(table_id)
+        if self.cluster is not None and await self.cluster.place(table_id):
+            return table_id  # the process it went to starts it (an open, full table)
         stored = await self.store.table(table_id)
         assert stored is not None
         actor = TableActor(self, stored)

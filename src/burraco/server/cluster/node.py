@@ -238,7 +238,13 @@ class Cluster:
             tables=live_tables,
             draining=self.draining,
         )
+        silent = time.monotonic() - self.last_beat if self.last_beat else 0.0
         self.last_beat = time.monotonic()
+        if silent > self.leases.ttl:
+            # Silent past its lease (paused, cut off): the others took it for dead and let go
+            # of its clients at their tables, so those clients reconnect.
+            log.warning("cluster node %s was silent for %.1f s; resynchronising", self.node, silent)
+            await self._resync()
         nodes = await self.leases.nodes()
         self.live = {n.id: n for n in nodes if n.heartbeat_age < self.leases.ttl}
         await self._check_leases()
@@ -698,13 +704,16 @@ class Cluster:
     # --------------------------------------------------------------------- draining
 
     async def place(self, table_id: str) -> bool:
-        """Give a new table (seats filled in the store) to the least loaded process: True if
-        it went elsewhere (that process starts it), False to run it here."""
+        """Give a new table this process holds (its seats filled in the store) to the least
+        loaded process: True if it went elsewhere (that process starts it), False to run it
+        here."""
         target = self.placement()
-        if target is None:
+        fences = self.hub.store.fences
+        if target is None or fences is None:
             return False
-        if await self.leases.claim(table_id, target) is None:
+        if await self.leases.hand(table_id, self.node, target) is None:
             return False
+        fences.pop(table_id, None)
         self.bus.send(target, {"k": "adopt", "table": table_id})
         return True
 
