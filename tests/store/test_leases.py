@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 import pytest
 
@@ -13,8 +15,8 @@ from burraco.store import ActionRecord, SmazzataRecord, Store
 from burraco.store.lease_store import LeaseLost, LeaseStore
 
 
-def run(coroutine):  # type: ignore[no-untyped-def]
-    return asyncio.run(coroutine)
+def run(coroutine: Coroutine[Any, Any, None]) -> None:
+    asyncio.run(coroutine)
 
 
 async def _table(store: Store, table_id: str = "t1") -> str:
