@@ -8,8 +8,10 @@ ORM's bookkeeping): a quarter of what the server spends on an action. Here a bat
 on this writer's own thread (one hop), with the same pragmas as the engine's connections, inside
 the store's SQLite write lock, so that it never competes with the other writers.
 
-PostgreSQL keeps SQLAlchemy's path (``Store._commit_actions``), as does an in-memory SQLite
-database, which a second connection could not see.
+PostgreSQL has a writer of its own (pg_action_writer.py: one asyncpg connection, one statement
+a batch). An in-memory SQLite database keeps SQLAlchemy's path (``Store._commit_actions``): a
+second connection could not see it; so does a SQLite file in a cluster (``Store.fences``), whose
+writes check their fences through SQLAlchemy.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 SQLITE_PRAGMAS: Final = (
     # WAL: readers do not block the writer; NORMAL: a commit survives a crash of the process.
@@ -35,6 +37,11 @@ COLUMNS: Final = ("table_id", "seq", "match_no", "number", "seat", "action", "at
 _INSERT: Final = (
     f"INSERT INTO actions ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)})"
 )
+
+
+class InDoubt(OperationalError):
+    """A batch whose commit is unknown: its connection failed while it was being written, and
+    failed again on the retry (pg_action_writer.py). Rows of it may have been committed."""
 
 
 def _values(row: Mapping[str, Any]) -> tuple[Any, ...]:

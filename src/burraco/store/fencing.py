@@ -3,7 +3,7 @@ database (``lease_store`` explains the leases)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -18,7 +18,7 @@ class LeaseLost(Exception):
 
 
 async def check_fences(
-    connection: AsyncConnection, fences: dict[str, int], table_ids: Iterable[str]
+    connection: AsyncConnection, fences: Mapping[str, int], table_ids: Iterable[str]
 ) -> set[str]:
     """Inside a write transaction: the tables among ``table_ids`` whose lease token is not the
     one this process holds (``fences``). On PostgreSQL the lease rows stay share-locked until
@@ -31,5 +31,12 @@ async def check_fences(
     lock = " FOR SHARE" if connection.dialect.name == "postgresql" else ""
     sql = text(f"SELECT table_id, token FROM table_leases WHERE table_id IN ({placeholders}){lock}")
     rows = (await connection.execute(sql, {f"t{i}": t for i, t in enumerate(wanted)})).all()
-    current = {str(r[0]): int(r[1]) for r in rows}
+    return stale_tables(fences, wanted, {str(r[0]): int(r[1]) for r in rows})
+
+
+def stale_tables(
+    fences: Mapping[str, int], wanted: Iterable[str], current: Mapping[str, int]
+) -> set[str]:
+    """The tables among ``wanted`` this process no longer holds: missing from its ``fences``,
+    or whose lease's token (``current``, read from ``table_leases``) is not the one it holds."""
     return {t for t in wanted if t not in fences or current.get(t) != fences[t]}

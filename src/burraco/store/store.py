@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, event, func, insert, select, text, update
 from sqlalchemy.engine import Connection, make_url
@@ -33,9 +33,12 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from . import models
-from .action_writer import SQLITE_PRAGMAS, SqliteActionWriter
+from .action_writer import SQLITE_PRAGMAS, InDoubt, SqliteActionWriter
 from .fencing import LeaseLost, check_fences
 from .migrate import Applied, current_revision, upgrade
+
+if TYPE_CHECKING:
+    from .pg_action_writer import PostgresActionWriter
 
 MAX_BATCH = 500
 """Action rows written in one group-commit transaction, at most."""
@@ -213,16 +216,25 @@ async def migrate_database(url: str) -> MigrationReport:
 class Store:
     """Async access to the database. Build with ``await Store.open(url)``."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, action_writer: bool = True) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self._queue: asyncio.Queue[_Pending | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closed = False
         self._sqlite_writes = asyncio.Lock() if engine.dialect.name == "sqlite" else None
-        path = engine.url.database if engine.dialect.name == "sqlite" else None
-        self._action_writer = SqliteActionWriter(path) if path and path != ":memory:" else None
-        """The action log's own writer on a SQLite file (action_writer.py); None: SQLAlchemy."""
+        self._action_writer: SqliteActionWriter | PostgresActionWriter | None = None
+        """The action log's own writer: on a SQLite file (action_writer.py), on PostgreSQL
+        (pg_action_writer.py); None (an in-memory database, or ``action_writer=False``, the
+        benchmark's reference): SQLAlchemy's path."""
+        if action_writer and engine.dialect.name == "sqlite":
+            path = engine.url.database
+            if path and path != ":memory:":
+                self._action_writer = SqliteActionWriter(path)
+        elif action_writer and engine.dialect.name == "postgresql":
+            from .pg_action_writer import PostgresActionWriter  # asyncpg: the postgres extra
+
+            self._action_writer = PostgresActionWriter.for_engine(engine)
         self.fences: dict[str, int] | None = None
         """In a cluster (docs/cluster.md): the tables this process holds the lease of, with
         their fencing tokens; every write of a table's log then checks its token in its own
@@ -233,10 +245,10 @@ class Store:
         self.actions_written = 0
 
     @classmethod
-    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+    async def open(cls, url: str, *, migrate: bool = True, action_writer: bool = True) -> Store:
         """Connect (and bring the schema up to date with the migrations)."""
         engine = make_engine(url)
-        store = cls(engine)
+        store = cls(engine, action_writer=action_writer)
         if migrate:
             try:
                 async with engine.begin() as connection:
@@ -554,12 +566,18 @@ class Store:
             if stopping:
                 return
 
-    async def _commit_actions(self, batch: list[_Pending]) -> None:
+    async def _commit_actions(self, batch: list[_Pending], *, in_doubt: bool = False) -> None:
         rows = [row for row, _ in batch]
+        writer = self._action_writer
         try:
-            if self._action_writer is not None and self.fences is None:
+            if isinstance(writer, SqliteActionWriter) and self.fences is None:
                 async with self.exclusive():
-                    await self._action_writer.write(rows)
+                    await writer.write(rows)
+            elif writer is not None and not isinstance(writer, SqliteActionWriter):
+                # PostgreSQL: the fences are checked in the writer's statement.
+                lost = await writer.write(rows, self.fences, in_doubt=in_doubt)
+                if lost:
+                    batch = self._refuse_lost(batch, lost)
             else:
                 async with self.exclusive(), self.engine.begin() as connection:
                     if self.fences is not None:
@@ -573,9 +591,11 @@ class Store:
                         await connection.execute(insert(models.ActionLog), rows)
         except Exception as error:
             if len(batch) > 1:
-                # One bad row must not fail the others: write them one at a time.
+                # One bad row must not fail the others: write them one at a time. After a
+                # batch whose commit is unknown, a row found stored as it is counts as written.
+                doubt = in_doubt or isinstance(error, InDoubt)
                 for item in batch:
-                    await self._commit_actions([item])
+                    await self._commit_actions([item], in_doubt=doubt)
                 return
             if not batch[0][1].done():
                 batch[0][1].set_exception(error)
