@@ -16,7 +16,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
+
+from tests.store.postgres import _dsn
 
 from .chaos import SERVE, Match, check_match, open_matches, stop
 from .conftest import MakeCluster
@@ -200,3 +203,41 @@ class PrivateRedis:
         if process is not None:
             process.kill()
             process.wait(10)
+
+
+def test_postgresql_connections_dropped_during_play(make_cluster: MakeCluster) -> None:
+    """Every connection of the cluster to its database is terminated, twice, during play (what
+    a PostgreSQL restart does to its clients; the machine's server is shared with other tests,
+    so it is not restarted itself): the processes reconnect, the tables go on, and no
+    acknowledged action is lost or stored twice."""
+    cluster = make_cluster(serve_args=SERVE)
+
+    async def scenario() -> tuple[int, int, int]:
+        await cluster.start(2)
+        matches = await open_matches(cluster, 6, smazzate=2)
+        dropped = 0
+        try:
+            for _ in range(2):
+                await asyncio.sleep(2.5)
+                dropped += await drop_connections(cluster)
+            await until_over(matches, FINISH_SECONDS)
+            actions, acked = await check_all(cluster, matches)
+        finally:
+            await stop(matches)
+        return dropped, actions, acked
+
+    dropped, actions, acked = asyncio.run(scenario())
+    print(f"\n{dropped} connections dropped, {actions} actions, {acked} acknowledged")
+    assert dropped > 0
+
+
+async def drop_connections(cluster: Cluster) -> int:
+    connection = await asyncpg.connect(_dsn(cluster.database_url))
+    try:
+        killed = await connection.fetchval(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()) AS k"
+        )
+    finally:
+        await connection.close()
+    return int(killed)

@@ -308,9 +308,11 @@ class Cluster:
         """Tables whose lease went to another process (this one was too slow to beat): let go."""
         fences = self.hub.store.fences
         assert fences is not None
+        # Only the leases held before the query: one claimed meanwhile is not in its answer.
+        before = dict(fences)
         held = await self.leases.held_by(self.node)
-        for table_id, token in list(fences.items()):
-            if held.get(table_id) != token:
+        for table_id, token in before.items():
+            if held.get(table_id) != token and fences.get(table_id) == token:
                 log.warning("cluster node %s: lost table %s", self.node, table_id)
                 self.lost(table_id)
 
