@@ -47,6 +47,11 @@ class Bus:
         self.connected = asyncio.Event()
         """Set while subscribed (cleared while Redis is away)."""
         self.on_reconnect: list[Callable[[], Awaitable[None] | None]] = []
+        self.on_loss: list[Callable[[set[str | None]], None]] = []
+        """Told, once Redis takes messages again, to which processes some were not sent
+        (None: a broadcast): their receivers resynchronise (``Cluster._lost_messages``)."""
+        self._nodes: dict[str, str | None] = {}
+        self._lost: set[str | None] = set()
         self.sent = 0
         self.received = 0
         self.dropped = 0
@@ -82,7 +87,9 @@ class Bus:
     def send(self, node: str | None, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``node`` (None: every process, this one included); it goes
         out with the others of this turn of the event loop."""
-        self._outgoing[self.channel(node)].append(orjson.dumps(message))
+        channel = self.channel(node)
+        self._nodes[channel] = node
+        self._outgoing[channel].append(orjson.dumps(message))
         self._wake.set()
 
     async def _flush_forever(self) -> None:
@@ -95,19 +102,32 @@ class Bus:
         if not self._outgoing:
             return
         batch, self._outgoing = self._outgoing, defaultdict(list)
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for channel, messages in batch.items():
-                    # Several messages to one process travel as one JSON array.
-                    payload = (
-                        messages[0] if len(messages) == 1 else b"[" + b",".join(messages) + b"]"
-                    )
-                    pipe.publish(channel, payload)
-                await pipe.execute()
-            self.sent += sum(len(m) for m in batch.values())
-        except (RedisError, OSError) as error:
-            self.dropped += sum(len(m) for m in batch.values())
-            log.warning("cluster bus: %d messages not sent (%s)", self.dropped, error)
+        for attempt in (1, 2):
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, messages in batch.items():
+                        # Several messages to one process travel as one JSON array.
+                        if len(messages) == 1:
+                            payload = messages[0]
+                        else:
+                            payload = b"[" + b",".join(messages) + b"]"
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
+                break
+            except (RedisError, OSError) as error:
+                # Once more at once: after a Redis restart the pool's first connection is
+                # a dead one, which the failure has discarded.
+                if attempt == 2:
+                    count = sum(len(m) for m in batch.values())
+                    self.dropped += count
+                    self._lost.update(self._nodes.get(c) for c in batch)
+                    log.warning("cluster bus: %d messages not sent (%s)", count, error)
+                    return
+        self.sent += sum(len(m) for m in batch.values())
+        if self._lost:
+            lost, self._lost = self._lost, set()
+            for callback in self.on_loss:
+                callback(lost)
 
     # ---------------------------------------------------------------------- receiving
 

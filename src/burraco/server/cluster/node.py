@@ -62,8 +62,9 @@ _CREATE_PATHS = frozenset({"/api/tables", "/api/challenges"})
 _LEADER_PATHS = ("/api/tournaments", "/api/quickplay")
 """Run by the process holding the ``tournaments`` role (their state and clocks are there)."""
 ROLE: str = "tournaments"
-JOIN_ANSWER_SECONDS = 5.0
-"""A forwarded join unanswered this long was lost (Redis restarting): the client reconnects."""
+JOIN_ANSWER_SECONDS = 2.5
+"""A forwarded join unanswered this long was lost (Redis restarting, a table being handed over):
+the client reconnects and joins again."""
 SWEEP_BEATS = 5
 """The tournaments' process sweeps them for pending work every this many heartbeats."""
 
@@ -111,6 +112,7 @@ class Cluster:
         ttl: float = 4.0,
         beat: float = 1.0,
         rpc_timeout: float = 8.0,
+        drain_grace: float = 2.5,
     ) -> None:
         self.hub = hub
         self.name = name
@@ -123,6 +125,9 @@ class Cluster:
         self.beat_seconds = beat
         self.rpc_timeout = rpc_timeout
         self.draining = False
+        self.drain_grace = drain_grace
+        """Seconds a draining process goes on serving as a front after handing its tables
+        over: HAProxy's checks (1 s apart, out after 2 failures) need this to take it out."""
         self.ready = False
         """True once started and until it drains (the health check's answer)."""
         self.app: ASGIApp | None = None
@@ -170,6 +175,7 @@ class Cluster:
         for kind, handler in handlers.items():
             self.bus.handle(kind, handler)
         self.bus.on_reconnect.append(self._resync)
+        self.bus.on_loss.append(self._lost_messages)
         await self.bus.start()
         self._share_limits()
         await self._beat()
@@ -571,6 +577,17 @@ class Cluster:
                 conn.close(RECONNECT)
         self.bus.send(None, {"k": "hello", "f": self.node})
 
+    def _lost_messages(self, nodes: set[str | None]) -> None:
+        """Messages to ``nodes`` could not be sent (Redis away): the clients they were for, or
+        from, reconnect and resynchronise, on both sides of the loss."""
+        for key, conn in list(self.remote.items()):
+            if conn.front in nodes:  # table events for its client may be lost
+                conn.close(RECONNECT)
+                self._forget_remote(key)
+        for local in list(self.hub.connections):
+            if any(node in nodes for node in local.remote.values()):  # its messages to them
+                local.close(RECONNECT)
+
     def _on_hello(self, message: dict[str, Any]) -> None:
         """Another process listens again after losing Redis: what this one forwarded to it
         meanwhile may be lost, so the clients following its tables from here reconnect."""
@@ -732,7 +749,10 @@ class Cluster:
 
     async def drain(self) -> int:
         """Hand every table to the other live processes at once and close the sockets with
-        4503; returns how many tables were handed over."""
+        4503; returns how many tables were handed over (none when it drained already: SIGTERM
+        drains, then the application's shutdown asks again)."""
+        if self.draining:
+            return 0
         self.draining = True
         self.ready = False
         with contextlib.suppress(Exception):
@@ -749,6 +769,10 @@ class Cluster:
             target = order[index % len(order)].id if order and actor.status.is_live else None
             if await self._let_go(actor, hand_to=target):
                 handed += 1
+        # Go on serving as a front (forwarding to the tables' new processes) until the proxy
+        # has seen the failing health check and sends nobody here: a client that reconnects
+        # meanwhile is served, not refused or left hanging by a process that is exiting.
+        await asyncio.sleep(self.drain_grace)
         for conn in list(self.hub.connections):
             conn.close(RECONNECT)
         log.info("cluster node %s drained: %d tables handed over", self.node, handed)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from burraco.errors import ErrorCode
 
+from ..errors import close_code
 from ..table import TableError
 
-RECONNECT = 4503
-"""The close code that tells a client to connect again (docs/protocol.md)."""
+RECONNECT = close_code(ErrorCode.RECONNECT)
+"""The close code that tells a client to connect again (4503, docs/protocol.md)."""
 
 
 class NotOwner(TableError):

@@ -17,7 +17,7 @@ from burraco.errors import ServiceError
 from burraco.store import UserInfo
 
 from .. import errors, messages
-from ..cluster import NotOwner
+from ..cluster import RECONNECT, NotOwner
 from ..config import ServerConfig
 from ..connection import Connection
 from ..hub import Hub
@@ -185,9 +185,10 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         try:
             actor = await hub.table(message.table)
         except NotOwner:
-            raise ProtocolError(
-                ErrorCode.TABLE_MOVED, "the table is moving to another server; join again"
-            ) from None
+            # Moving right now (this process drains, or another took it a moment ago): the
+            # client connects again, through the proxy, and finds it where it went.
+            conn.close(RECONNECT)
+            return
         except TableError as error:
             raise ProtocolError(ErrorCode.NO_SUCH_TABLE, error.message) from None
         conn.remote.pop(message.table, None)

@@ -15,6 +15,7 @@ from burraco.store import TableInfo
 from burraco.store.fencing import LeaseLost
 
 from .. import messages
+from ..errors import close_code
 from ..protocol import ErrorCode, ProtocolError, encode
 from ..ratelimit import Bucket
 from ..tableconfig import TableConfig
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from ..hub import Hub
 
 log = logging.getLogger("burraco.table")
+
+RECONNECT = close_code(ErrorCode.RECONNECT)
+"""The close code that sends a client to the table's new process (4503)."""
 
 _HALT: Any = object()
 """Queued by ``halt``: the actor's loop ends there."""
@@ -92,6 +96,8 @@ class TableActor(
         self._task: asyncio.Task[None] | None = None
         self._view_json = ViewJson()
         self.evicted = False
+        self.halted = False
+        """Set by ``halt``: another process takes the table over; nothing more runs here."""
         self._deserted_at_last_check = False
 
     def start(self) -> None:
@@ -115,7 +121,7 @@ class TableActor(
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        self.evicted = True
+        self.halted = True
         task = self._task
         if task is not None and not task.done():
             self.queue.put_nowait((_HALT, None))
@@ -133,6 +139,8 @@ class TableActor(
 
     async def call(self, command: cmd.TableCommand) -> Any:
         """Run a command on the actor and wait for its result (or its TableError)."""
+        if self.halted:
+            raise TableError(ErrorCode.TABLE_MOVED, "the table moved to another process")
         if self.evicted:
             return await (await self.hub.table(self.id)).call(command)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -141,6 +149,11 @@ class TableActor(
 
     def post(self, command: cmd.TableCommand) -> None:
         """Queue a command without waiting: its refusal, if any, goes to its connection."""
+        if self.halted:
+            # Another process runs the table now: the client connects again and finds it.
+            if isinstance(command, cmd.FromConnection):
+                command.conn.close(RECONNECT)
+            return
         if self.evicted:
             task = asyncio.get_running_loop().create_task(self.call(command))
             task.add_done_callback(_log_failure)
@@ -150,7 +163,10 @@ class TableActor(
     async def _run(self) -> None:
         while True:
             command, done = await self.queue.get()
-            if command is _HALT:
+            if command is _HALT or self.halted:
+                if done is not None and not done.done():
+                    moved = TableError(ErrorCode.TABLE_MOVED, "the table moved to another process")
+                    done.set_exception(moved)
                 return
             conn = command.conn if isinstance(command, cmd.FromConnection) else None
             try:
