@@ -170,3 +170,7 @@ def test_the_profile_counts_the_match_as_it_was_played(play_server: Server) -> N
     assert rated["matches"] == [] and rated["versus"] is None
     wins = _get(play_server, f"/api/players/{me}/matches?result=win&mode=2p")
     assert len(wins["matches"]) == (1 if end["winner"] == 0 else 0)
+    # The ruleset filter: the match was played to the Italian rules, not the classic ones.
+    italian = _get(play_server, f"/api/players/{me}/matches?rules=italian&mode=2p")
+    assert [(m["table"], m["rules"]) for m in italian["matches"]] == [(played.table, "italian")]
+    assert _get(play_server, f"/api/players/{me}/matches?rules=classic")["matches"] == []

@@ -282,6 +282,8 @@ async def _ratings(c: Checker) -> None:
     assert [r["mode"] for r in profile["ratings"]] == ["2p"]
     await c.call("GET", "/api/players/Nobody", 404, code="no_such_player")
     await c.call("GET", "/api/players/Anna/matches?mode=2p&rated=true&versus=Anna", 200)
+    await c.call("GET", "/api/players/Anna/matches?rules=italian&result=win", 200)
+    await c.call("GET", f"/api/players/Anna/matches?rules={'x' * 41}", 422, code="bad_request")
     await c.call("GET", "/api/players/Anna/matches?result=maybe", 422, code="bad_request")
     await c.call("GET", "/api/players/Nobody/matches", 404, code="no_such_player")
     _, guest = await _guest(c)

@@ -192,7 +192,13 @@ def test_player_matches_statistics_filters_and_head_to_head(db_url: str) -> None
             )
 
             def row(
-                table: str, result: str, rated: bool, opponent: int, at: datetime
+                table: str,
+                result: str,
+                rated: bool,
+                opponent: int,
+                at: datetime,
+                *,
+                rules: str = "italian",
             ) -> PlayerMatchRow:
                 return PlayerMatchRow(
                     anna.id,
@@ -201,7 +207,7 @@ def test_player_matches_statistics_filters_and_head_to_head(db_url: str) -> None
                     0,
                     at,
                     "2p",
-                    "italian",
+                    rules,
                     rated,
                     result,
                     "complete",
@@ -218,7 +224,7 @@ def test_player_matches_statistics_filters_and_head_to_head(db_url: str) -> None
             await profiles.record(
                 [
                     row("a", "win", True, bruno.id, NOW),
-                    row("b", "loss", False, 999, NOW + timedelta(hours=1)),
+                    row("b", "loss", False, 999, NOW + timedelta(hours=1), rules="classic"),
                 ]
             )
             await profiles.record([row("a", "win", True, bruno.id, NOW)])  # again: no double
@@ -227,6 +233,10 @@ def test_player_matches_statistics_filters_and_head_to_head(db_url: str) -> None
             assert [m.table_id for m in await profiles.matches(anna.id)] == ["b", "a"]
             assert [m.table_id for m in await profiles.matches(anna.id, rated=True)] == ["a"]
             assert [m.table_id for m in await profiles.matches(anna.id, result="loss")] == ["b"]
+            assert [m.table_id for m in await profiles.matches(anna.id, rules="classic")] == ["b"]
+            italian = await profiles.matches(anna.id, rules="italian")
+            assert [(m.table_id, m.rules) for m in italian] == [("a", "italian")]
+            assert await profiles.matches(anna.id, rules="reale") == []
             assert [m.table_id for m in await profiles.matches(anna.id, opponent=bruno.id)] == ["a"]
         finally:
             await store.close()

@@ -6,6 +6,7 @@ their fixed ratings, in Italian and in English."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from . import driver
 from .conftest import Pages
@@ -16,14 +17,22 @@ from .test_accessibility import assert_accessible
 def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) -> None:
     page = pages.new(width=1280, height=860)
     driver.register(page, "Giulia")
-    table = page.evaluate(
+    # Two matches of two rulesets, played side by side in two tabs: a rated one to the Italian
+    # rules, and a casual one to the classic rules ended by its 5 s turn timer.
+    table, classic = page.evaluate(
         """async () => {
           const { api } = await import('/js/api.js');
           const t = await api.create({ rules: 'italian', players: 2, smazzate: 3, seat: 0,
             public: false, rated: true, round_seconds: 60, bots: { 1: 'heuristic' } });
-          return t.id;
+          const c = await api.create({ rules: 'classic', players: 2, smazzate: 2, seat: 0,
+            public: false, round_seconds: 600, hand_seconds: 5, between_smazzate: 0,
+            bots: { 1: 'heuristic' } });
+          return [t.id, c.id];
         }"""
     )
+    side = page.context.new_page()
+    side.goto(f"/?table={classic}")
+    side.wait_for_selector(".felt")
     page.goto(f"/?table={table}")
     page.wait_for_selector(".felt")
     # Giulia does not play: her 30 s run out (T14) and the rated match is lost.
@@ -35,6 +44,8 @@ def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) ->
     assert mine.locator(".down").count() == 1 and "Giulia" in mine.inner_text()
     assert news.locator("li[data-seat='1'] strong").inner_text() == "1650"
     shown = int(mine.locator("strong").inner_text())
+    side.locator(".modal .sheet-box[data-final]").wait_for(timeout=60000)
+    side.close()
     page.goto("/?player=Giulia")
     card = page.locator(".mode-card[data-mode='2p']")
     card.wait_for()
@@ -45,20 +56,59 @@ def test_a_rated_match_shows_on_the_profile_and_the_leaderboard(pages: Pages) ->
     row = card.locator(".history-table tbody tr")
     assert row.count() == 1 and "persa" in row.inner_text()
     assert row.locator("a").get_attribute("href") == f"/?replay={table}&match=1"
-    # The statistics and the history with its filters (the match lost on time: 0 smazzate
+    # The statistics and the history with its filters (the matches lost on time: 0 smazzate
     # finished, maybe 1).
     stats = page.locator("[data-board='stats']")
     assert "Statistiche" in stats.inner_text()
-    assert stats.locator("tr[data-stat='profile.matches'] td").inner_text() == "1"
-    history = page.locator("[data-board='history'] .history-table tbody tr")
-    history.first.wait_for()
-    assert history.count() == 1 and "persa" in history.inner_text()
-    assert history.locator("a[data-link='record']").get_attribute("href") == (
-        f"/api/tables/{table}/record?match=1"
+    assert stats.locator("tr[data-stat='profile.matches'] td").inner_text() == "2"
+    board = page.locator("[data-board='history']")
+    history = board.locator(".history-table tbody tr")
+    expect(history).to_have_count(2)
+    assert sorted(history.evaluate_all("rows => rows.map((r) => r.dataset.table)")) == sorted(
+        [table, classic]
     )
-    page.locator("[data-board='history'] select[name='result']").select_option("win")
-    page.locator("[data-board='history'] p.muted").wait_for()
-    assert page.locator("[data-board='history'] .history-table").count() == 0
+    assert "persa" in history.first.inner_text() and "persa" in history.last.inner_text()
+    assert history.locator("td[data-rules='classic']").inner_text() == "Classico (a 2005)"
+    assert board.locator(f"tr[data-table='{table}'] a[data-link='record']").get_attribute(
+        "href"
+    ) == (f"/api/tables/{table}/record?match=1")
+    # The ruleset filter: its choices are the server's rulesets by their names.
+    rules = board.locator("select[name='rules']")
+    assert rules.get_attribute("aria-label") == "Regole"
+    assert rules.locator("option").all_inner_texts() == [
+        "tutte le regole",
+        *page.evaluate(
+            """async () => {
+              const { t } = await import('/js/i18n.js');
+              const info = await (await fetch('/api/info')).json();
+              return info.presets.map((p) => t('preset.' + p));
+            }"""
+        ),
+    ]
+    rules.select_option("classic")
+    expect(history).to_have_count(1)
+    expect(history).to_have_attribute("data-table", classic)
+    rules.select_option("italian")
+    expect(history).to_have_attribute("data-table", table)
+    assert history.locator("td[data-rules]").inner_text() == "Italiano (regole da torneo)"
+    rules.select_option("reale")
+    board.locator("p.muted", has_text="Nessuna partita con questi filtri.").wait_for()
+    rules.select_option("")
+    expect(history).to_have_count(2)
+    board.locator("select[name='result']").select_option("win")
+    board.locator("p.muted").wait_for()
+    assert board.locator(".history-table").count() == 0
+    # In English: the filter and its rulesets in English words.
+    page.locator(".page-header .lang-btn").click()
+    assert rules.get_attribute("aria-label") == "Rules"
+    assert rules.locator("option").first.inner_text() == "any rules"
+    assert "Classic (to 2005)" in rules.locator("option").all_inner_texts()
+    rules.select_option("classic")
+    board.locator("select[name='result']").select_option("")
+    expect(history).to_have_count(1)
+    assert history.locator("td[data-rules]").inner_text() == "Classic (to 2005)"
+    assert "lost" in history.inner_text()
+    page.locator(".page-header .lang-btn").click()  # back to Italian
     assert_accessible(page, "profile")
     # The leaderboard: among the provisional players, linked to the profile; the bots apart.
     page.goto("/?ratings=2p")

@@ -4,9 +4,9 @@
 
 import { api, recordUrl } from "./api.js";
 import { h, replace, svg } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { pageHeader } from "./header.js";
-import { botLabel, recordPlayerName } from "./tableview.js";
+import { botLabel, presetName, recordPlayerName } from "./tableview.js";
 
 const MODES = ["2p", "4p", "3p"];
 
@@ -25,7 +25,7 @@ function playerLink(ctx, name) {
 
 function errorText(error) {
   const code = error && error.code ? error.code : "generic";
-  return t(`err.${code}`) === `err.${code}` ? t("err.generic") : t(`err.${code}`);
+  return has(`err.${code}`) ? t(`err.${code}`) : t("err.generic");
 }
 
 export class LeaderboardScreen {
@@ -231,10 +231,15 @@ export class ProfileScreen {
     const f = this.filters || {};
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(f)) if (value) query.set(key, value);
+    // Filters changed quickly: only the answer to the last question is shown.
+    const asked = (this.asked = (this.asked || 0) + 1);
     try {
-      this.matches = await api.playerMatches(this.name, query.toString());
+      const found = await api.playerMatches(this.name, query.toString());
+      if (asked !== this.asked) return;
+      this.matches = found;
       this.matchesError = "";
     } catch (error) {
+      if (asked !== this.asked) return;
       this.matchesError = errorText(error);
     }
     if (!this.gone) this.render();
@@ -242,15 +247,20 @@ export class ProfileScreen {
 
   historyPanel() {
     const f = this.filters || {};
+    // Each filter is the query parameter of its name (GET /api/players/{name}/matches); the
+    // options are [value, words] pairs, "" for any.
     const select = (name, options) => h("select", { name, "aria-label": t(`profile.filter.${name}`),
-      onchange: (e) => { this.filters = { ...f, [name]: e.target.value }; this.loadMatches(); } },
-      options.map(([value, key]) => h("option", { value, selected: (f[name] || "") === value, text: t(key) })));
+      onchange: (e) => { this.filters = { ...this.filters, [name]: e.target.value }; this.loadMatches(); } },
+      options.map(([value, text]) => h("option", { value, selected: (f[name] || "") === value, text })));
+    const choices = (pairs) => pairs.map(([value, key]) => [value, t(key)]);
+    // The rulesets the server knows (/api/info), by their names in the page's language.
+    const presets = this.ctx.info ? this.ctx.info.presets : ["italian"];
     const versus = h("form", { class: "versus-form" },
       h("input", { name: "versus", value: f.versus || "", maxlength: "32", placeholder: t("profile.versus.placeholder"), "aria-label": t("profile.versus") }),
       h("button", { type: "submit", class: "btn small", text: t("profile.versus") }));
     versus.addEventListener("submit", (e) => {
       e.preventDefault();
-      this.filters = { ...f, versus: String(new FormData(versus).get("versus") || "").trim() };
+      this.filters = { ...this.filters, versus: String(new FormData(versus).get("versus") || "").trim() };
       this.loadMatches();
     });
     const m = this.matches;
@@ -258,9 +268,10 @@ export class ProfileScreen {
     return h("section", { class: "board history", dataset: { board: "history" } },
       h("h2", { text: t("profile.history") }),
       h("div", { class: "filters" },
-        select("mode", [["", "profile.filter.any_mode"], ["2p", "ratings.mode.2p"], ["4p", "ratings.mode.4p"], ["3p", "ratings.mode.3p"]]),
-        select("rated", [["", "profile.filter.any_rated"], ["true", "profile.filter.rated"], ["false", "profile.filter.casual"]]),
-        select("result", [["", "profile.filter.any_result"], ["win", "ratings.result.win"], ["loss", "ratings.result.loss"], ["draw", "ratings.result.draw"]]),
+        select("mode", choices([["", "profile.filter.any_mode"], ["2p", "ratings.mode.2p"], ["4p", "ratings.mode.4p"], ["3p", "ratings.mode.3p"]])),
+        select("rules", [["", t("profile.filter.any_rules")], ...presets.map((p) => [p, presetName(p)])]),
+        select("rated", choices([["", "profile.filter.any_rated"], ["true", "profile.filter.rated"], ["false", "profile.filter.casual"]])),
+        select("result", choices([["", "profile.filter.any_result"], ["win", "ratings.result.win"], ["loss", "ratings.result.loss"], ["draw", "ratings.result.draw"]])),
         versus),
       this.matchesError ? h("p", { class: "notice error", role: "alert", text: this.matchesError }) : null,
       m && m.versus ? h("p", { class: "versus", dataset: { versus: m.versus.name } },
@@ -268,10 +279,11 @@ export class ProfileScreen {
       m && !m.matches.length ? h("p", { class: "muted", text: t("profile.no_matches") }) : null,
       m && m.matches.length ? h("table", { class: "sheet history-table" },
         h("thead", {}, h("tr", {},
-          ["ratings.date", "profile.players", "ratings.result", "profile.mp.short", ""].map((key) => h("th", { scope: "col", text: key ? t(key) : "" })))),
+          ["ratings.date", "profile.players", "profile.rules", "ratings.result", "profile.mp.short", ""].map((key) => h("th", { scope: "col", text: key ? t(key) : "" })))),
         h("tbody", {}, m.matches.map((row) => h("tr", { dataset: { table: row.table, result: row.result } },
           h("td", { text: date(row.finished_at) }),
           h("td", { text: row.players.map((p, seat) => recordPlayerName(p, seat, row.players.length)).join(" · ") }),
+          h("td", { dataset: { rules: row.rules }, text: presetName(row.rules) }),
           h("td", { text: `${t(`ratings.result.${row.result}`)}${row.rated ? ` · ${t("profile.filter.rated")}` : ""}` }),
           h("td", { text: String(row.mp) }),
           h("td", {},
