@@ -169,6 +169,9 @@ def test_release_and_clean_stop(db_url: str) -> None:
             await leases.forget_node("a:1")  # a clean stop frees what it held
             assert await leases.claim(second, "b:1") is not None
             assert [n.id for n in await leases.live_nodes()] == ["b:1"]
+            await _beat(leases, "c:1")  # then dies, holding nothing: its row goes
+            assert await leases.prune_nodes(older_than=-1) == 1  # b:1 holds leases: kept
+            assert [n.id for n in await leases.nodes()] == ["b:1"]
         finally:
             await store.close()
 

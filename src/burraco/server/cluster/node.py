@@ -273,8 +273,11 @@ class Cluster:
             self.hub.quickplay.start()
         elif token is None and self.leader:
             await self._step_down()
-        elif self.leader and self._beats % SWEEP_BEATS == 0 and self.hub.tournaments:
-            self.spawn(self.hub.tournaments.resume_all())
+        elif self.leader and self._beats % SWEEP_BEATS == 0:
+            if self.hub.tournaments is not None:
+                self.spawn(self.hub.tournaments.resume_all())
+            # The rows of processes dead for an hour that hold nothing (each start adds one).
+            await self.leases.prune_nodes(older_than=3600)
         self.leader_node = self.node if self.leader else await self.leases.role_holder(ROLE)
 
     async def _step_down(self) -> None:
