@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from redis.exceptions import RedisError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from burraco.errors import ErrorCode
 from burraco.store import UserInfo
@@ -98,6 +99,16 @@ _MESSAGES: dict[str, Callable[..., Any]] = {
     "chat": protocol.Chat,
     "ready": protocol.Ready,
 }
+
+
+def transient(error: BaseException) -> bool:
+    """A lost connection to PostgreSQL or Redis (a restart, a network cut): what the cluster
+    retries at its next heartbeat, not a bug."""
+    if isinstance(error, DBAPIError):
+        return bool(error.connection_invalidated) or isinstance(
+            error, OperationalError | InterfaceError
+        )
+    return isinstance(error, RedisError | OSError | TimeoutError)
 
 
 class Cluster:
@@ -221,8 +232,15 @@ class Cluster:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("cluster task failed", exc_info=task.exception())
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is None:
+            return
+        if transient(error):  # the next beat or sweep does it again
+            log.warning("cluster task: PostgreSQL or Redis away (%s)", error)
+        else:
+            log.error("cluster task failed", exc_info=error)
 
     # ------------------------------------------------------------------- heartbeat
 
@@ -231,8 +249,11 @@ class Cluster:
             await asyncio.sleep(self.beat_seconds)
             try:
                 await self._beat()
-            except Exception:  # PostgreSQL or Redis away: retry at the next beat
-                log.exception("cluster node %s: heartbeat failed", self.node)
+            except Exception as error:
+                if not transient(error):
+                    log.exception("cluster node %s: heartbeat failed", self.node)
+                else:  # PostgreSQL or Redis away: the next beat tries again
+                    log.warning("cluster node %s: heartbeat failed (%s)", self.node, error)
 
     async def _beat(self) -> None:
         hub = self.hub

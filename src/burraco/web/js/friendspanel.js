@@ -25,7 +25,7 @@ export class FriendsPanel {
   }
 
   async refresh() {
-    if (this.ctx.user.guest) return;
+    if (!this.ctx.user || this.ctx.user.guest) return;
     try {
       this.data = await api.friends();
     } catch (error) {
@@ -52,6 +52,8 @@ export class FriendsPanel {
   }
 
   render() {
+    // The lobby's poll may answer after a logout: nobody to show the panel to any more.
+    if (!this.ctx.user) return;
     if (this.ctx.user.guest) {
       replace(this.root, h("h2", { id: "friends-title", text: t("friends.title") }), h("p", { class: "muted", text: t("friends.guest") }));
       return;

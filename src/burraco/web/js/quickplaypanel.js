@@ -38,7 +38,7 @@ export class QuickPlayPanel {
   }
 
   async poll() {
-    if (this.gone) return;
+    if (this.gone || !this.ctx.user) return;
     try {
       this.update(await api.quickplayStatus());
     } catch {
@@ -129,7 +129,7 @@ export class QuickPlayPanel {
   formView() {
     const f = this.form;
     const presets = this.ctx.info ? this.ctx.info.presets : ["italian"];
-    const guest = this.ctx.user.guest;
+    const guest = !this.ctx.user || this.ctx.user.guest;
     const form = h("form", { class: "qp-form" },
       h("fieldset", { class: "radios" }, h("legend", { text: t("create.players") }),
         [2, 3, 4].map((n) => h("label", {}, h("input", { type: "radio", name: "qp-players", value: String(n), checked: f.players === n }), t("cfg.players", { n })))),
