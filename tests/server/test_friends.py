@@ -85,12 +85,19 @@ def test_friends_presence_invitations_and_challenges(tmp_path: Path) -> None:
                 app, "POST", f"/api/tables/{waiting}/invite", gina, 403, player="Ugo"
             )
             assert refused["error"] == "forbidden"
+            # The precise causes, for the pages to word in their language (err.CAUSE).
+            assert refused["detail"] == {"code": "blocked", "params": {"name": "Ugo"}}
             # Bad requests.
             await call(app, "POST", "/api/friends", gina, 404, player="Nobody")
-            await call(app, "POST", "/api/friends", gina, 422, player="Gina")
-            await call(app, "POST", f"/api/tables/{table}/invite", ugo, 409, player="Gina")
+            mine = await call(app, "POST", "/api/friends", gina, 422, player="Gina")
+            assert mine["detail"] == {"code": "yourself", "params": {}}
+            elsewhere = await call(
+                app, "POST", f"/api/tables/{table}/invite", ugo, 409, player="Gina"
+            )
+            assert elsewhere["detail"]["code"] == "invite_not_seated"
             guest = await app.guest()
-            await call(app, "POST", "/api/friends", guest, 403, player="Ugo")
+            alone = await call(app, "POST", "/api/friends", guest, 403, player="Ugo")
+            assert alone["detail"]["code"] == "guest_friends"
             gone = await call(app, "DELETE", "/api/friends", gina, 200, player="Ugo")
             assert gone["friends"] == [] and gone["requests"] == ["Ugo"]
 

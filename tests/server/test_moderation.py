@@ -70,7 +70,7 @@ def test_report_mute_suspend_and_the_audit_log(tmp_path: Path) -> None:
             await post(app, "/api/admin/users/Bruno/mute", anna, 403, minutes=10)
             assert (await app.http.get("/api/admin/reports", headers=anna)).status_code == 403
             # Anna reports the message: the report keeps it and the line before.
-            await post(
+            gone = await post(
                 app,
                 "/api/reports",
                 anna,
@@ -80,6 +80,7 @@ def test_report_mute_suspend_and_the_audit_log(tmp_path: Path) -> None:
                 table=table,
                 seq=seq - 1 if False else 999,
             )
+            assert gone["detail"]["code"] == "no_such_message"
             made = await post(
                 app,
                 "/api/reports",
@@ -103,6 +104,9 @@ def test_report_mute_suspend_and_the_audit_log(tmp_path: Path) -> None:
             with pytest.raises(ProtocolError) as refused:
                 await actor.call(commands.Chat(conn, "ancora"))
             assert refused.value.code == "muted"
+            # The precise cause, with the moment, for the page to word (err.muted_until).
+            assert refused.value.detail == "muted_until"
+            assert refused.value.params == {"until": after["chat_muted_until"]}
             await post(
                 app,
                 f"/api/admin/reports/{made['id']}/close",
@@ -118,9 +122,11 @@ def test_report_mute_suspend_and_the_audit_log(tmp_path: Path) -> None:
             login = await app.http.post("/api/login", json={"name": "Bruno", "password": PASSWORD})
             assert login.status_code == 403 and login.json()["error"] == "suspended"
             # A moderator cannot give roles; a moderator cannot sanction an administrator.
-            await post(app, "/api/admin/users/Anna/role", mara, 403, role="moderator")
+            roles = await post(app, "/api/admin/users/Anna/role", mara, 403, role="moderator")
+            assert roles["detail"]["code"] == "needs_admin"
             await make(app, "Anna", "admin")
-            await post(app, "/api/admin/users/Anna/ban", mara, 403)
+            protected = await post(app, "/api/admin/users/Anna/ban", mara, 403)
+            assert protected["detail"]["code"] == "admin_protected"
             await post(app, "/api/admin/users/Bruno/pardon", mara, 200, reason="scuse")
             login = await app.http.post("/api/login", json={"name": "Bruno", "password": PASSWORD})
             assert login.status_code == 200
@@ -149,6 +155,7 @@ def test_blocks_announcements_and_closing_a_table(tmp_path: Path) -> None:
             # Dino cannot name Carla as his quick-play partner.
             refused = await post(app, "/api/quickplay", dino, 403, players=4, partner="Carla")
             assert refused["error"] == "forbidden"
+            assert refused["detail"] == {"code": "blocked", "params": {"name": "Carla"}}
             answer = await app.http.request(
                 "DELETE", "/api/relations", json={"player": "Dino", "kind": "block"}, headers=carla
             )
@@ -158,7 +165,8 @@ def test_blocks_announcements_and_closing_a_table(tmp_path: Path) -> None:
             assert user is not None
             conn = app.hub.connect(user)
             assert conn is not None
-            await post(app, "/api/admin/announce", carla, 403, text="no")
+            player = await post(app, "/api/admin/announce", carla, 403, text="no")
+            assert player["detail"]["code"] == "needs_admin"
             told = await post(app, "/api/admin/announce", ada, 200, text="Manutenzione alle 23")
             assert told["told"] == 1
             sent = json.loads(conn.outbox.get_nowait() or "{}")

@@ -118,16 +118,19 @@ def test_guests_play_casual_and_bad_requests_change_nothing(tmp_path: Path) -> N
             casual = await quick(app, guest, players=2, rated=False)
             assert casual["status"] == "waiting" and casual["queue"]["rated"] is False
             again = await quick(app, guest, 409, players=2, rated=False)
-            assert again["error"] == "conflict"
+            assert again["error"] == "conflict" and again["detail"]["code"] == "already_waiting"
             hanna = await register(app, "Hanna")
-            assert (await quick(app, hanna, 422, clock="3"))["error"] == "bad_input"
+            clock = await quick(app, hanna, 422, clock="3")
+            assert clock["error"] == "bad_input"
+            assert clock["detail"] == {"code": "unknown_clock", "params": {"clock": "3"}}
             assert (await quick(app, hanna, 422, rules="nope"))["error"] == "bad_rules"
-            assert (await quick(app, hanna, 422, players=2, partner="Hanna"))[
-                "error"
-            ] == "bad_input"
-            assert (await quick(app, hanna, 422, players=4, partner="Nobody"))["error"] == (
-                "no_such_partner"
-            )
+            pair = await quick(app, hanna, 422, players=2, partner="Hanna")
+            assert pair["error"] == "bad_input" and pair["detail"]["code"] == "pairs_four_only"
+            nobody = await quick(app, hanna, 422, players=4, partner="Nobody")
+            assert nobody["error"] == "no_such_partner"
+            assert nobody["detail"] == {"code": "unknown_partner", "params": {"name": "Nobody"}}
+            herself = await quick(app, hanna, 422, players=4, partner="Hanna")
+            assert herself["detail"]["code"] == "own_partner"
             assert (await app.http.get("/api/quickplay", headers=hanna)).json()["status"] == "idle"
             left = await app.http.delete("/api/quickplay", headers=guest)
             assert left.json()["status"] == "idle"

@@ -260,6 +260,13 @@ def play_until_sheet(
 # ----------------------------------------------------------------------------- getting seated
 
 
+def english(page: Page) -> None:
+    """Ask for the English pages (``?lang=en``, remembered in the browser for the pages that
+    follow): waits until the page has taken it, before anything else is opened."""
+    page.goto("/?lang=en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+
+
 def register(page: Page, name: str, password: str = "una-password-lunga") -> None:
     page.goto("/")
     page.locator('.tabs [data-mode="register"]').click()

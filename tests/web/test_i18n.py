@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "burraco" / "web"
@@ -17,6 +18,32 @@ def catalogs() -> dict[str, dict[str, str]]:
         lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
         for lang in ("it", "en")
     }
+
+
+# Italian words that no English text of the pages has: a net under the catalog comparison below
+# for a string the page would write without the catalogs.
+ITALIAN_WORDS = re.compile(
+    r"\b(il|gli|della|delle|dei|del|con|non|che|sei|tuo|tua|tuoi|tavolo|tavoli|giocatore|"
+    r"giocatori|partita|partite|amici|cerca|segnalazione|segnalazioni|regole|attesa|linea|"
+    r"nessun|nessuna|fatto|chiudi|invita|segui)\b",
+    re.IGNORECASE,
+)
+
+
+def italian_left(text: str, keys: Sequence[str]) -> list[str]:
+    """What of the Italian catalog's texts under ``keys`` (exact keys, or prefixes ending with a
+    dot) shows in ``text``, an English page's: the pieces of each text between its placeholders
+    that differ from the English one, and Italian words. Empty when the page is all English."""
+    it, en = catalogs()["it"], catalogs()["en"]
+    found = [m.group(0) for m in ITALIAN_WORDS.finditer(text)]
+    for key, italian in it.items():
+        if not any(key == k or (k.endswith(".") and key.startswith(k)) for k in keys):
+            continue
+        for between in PLACEHOLDER.split(italian)[::2]:  # split keeps the names: skip them
+            piece = between.strip(" .,:;·()…!?-–\n")
+            if len(piece) >= 4 and piece not in en[key] and piece in text:
+                found.append(f"{key}: {piece}")
+    return found
 
 
 def sources() -> str:
@@ -134,3 +161,29 @@ def test_protocol_errors_and_rules_are_explained() -> None:
         assert {f"err.{c}" for c in codes} <= set(catalog), (lang, codes - set(catalog))
         missing = {r for r in rules if f"rule.{r}" not in catalog}
         assert not missing, (lang, missing)
+
+
+def test_every_refusal_has_words() -> None:
+    """Every code of the service's vocabulary, and every precise cause (``detail``) the server
+    names, can be said in both languages: a page never falls back on the server's English
+    sentence (or on a generic line for a code it could word)."""
+    root = Path(__file__).resolve().parents[2] / "src" / "burraco"
+    codes = set(re.findall(r'^    [A-Z_]+ = "([a-z_]+)"$', (root / "errors.py").read_text(), re.M))
+    assert "no_such_player" in codes and "conflict" in codes
+    server = "\n".join(p.read_text(encoding="utf-8") for p in sorted(root.glob("server/**/*.py")))
+    causes = set(re.findall(r'\bdetail="([a-z_]+)"', server))
+    for pair in re.findall(r'\bdetail="([a-z_]+)" if .+ else "([a-z_]+)"', server):
+        causes |= set(pair)  # detail="needs_admin" if admin else "needs_moderator"
+    assert {"blocked", "muted_until", "needs_admin", "needs_moderator"} <= causes
+    for lang, catalog in catalogs().items():
+        unsaid = {
+            c
+            for c in codes
+            if not any(f"{area}err.{c}" in catalog for area in ("", "tour.", "club."))
+        }
+        assert not unsaid, (lang, sorted(unsaid))
+        assert not {c for c in causes if f"err.{c}" not in catalog}, lang
+        # A cause shares its key with a code only when it has no placeholder (a code alone
+        # would leave its {name} unfilled).
+        for c in causes & codes:
+            assert not PLACEHOLDER.search(catalog[f"err.{c}"]), c

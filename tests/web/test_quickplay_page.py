@@ -4,8 +4,11 @@ fill gets a table with bots after his wait; waiting can be cancelled."""
 
 from __future__ import annotations
 
+from playwright.sync_api import Locator, expect
+
 from . import driver
 from .conftest import Pages
+from .test_i18n import italian_left
 
 
 def test_two_players_find_each_other_by_quick_play(pages: Pages) -> None:
@@ -14,6 +17,14 @@ def test_two_players_find_each_other_by_quick_play(pages: Pages) -> None:
     driver.register(bruno, "Bruno")
     panel = anna.locator(".panel.quickplay")
     assert panel.locator('input[name="qp-rated"]').is_checked()
+    # A refusal in Italian words (not the server's English sentence).
+    panel.locator('input[name="qp-players"][value="4"]').check(force=True)
+    panel.locator('input[name="qp-partner"]').fill("Nessuno")
+    panel.locator('[data-cmd="qp-join"]').click()
+    expect(panel.locator(".form-error")).to_have_text(
+        "Nessun giocatore si chiama Nessuno: controlla il nome del compagno."
+    )
+    panel.locator('input[name="qp-players"][value="2"]').check(force=True)
     panel.locator('select[name="qp-bots"]').select_option("")  # people only
     panel.locator('[data-cmd="qp-join"]').click()
     anna.locator(".qp-waiting[data-qp='waiting']").wait_for()
@@ -49,3 +60,84 @@ def test_a_guest_waits_casual_then_bots_fill_and_waiting_can_be_cancelled(pages:
     page.wait_for_selector(".felt", timeout=30000)
     assert page.locator(".board > .chip").count() == 2
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+# The catalog keys the quick-play panel shows, refusals included (test_i18n.italian_left).
+PANEL_KEYS = ["qp.", "create.players", "create.rules", "create.clock", "create.rated", "cfg."]
+PANEL_KEYS += ["preset.", "err."]
+
+
+def assert_english(panel: Locator) -> None:
+    text = panel.inner_text()
+    assert not italian_left(text, PANEL_KEYS), (italian_left(text, PANEL_KEYS), text)
+
+
+def test_quick_play_in_english(pages: Pages) -> None:
+    """The panel, its waiting and its refusals in English, with no Italian word left."""
+    anna = pages.new()
+    driver.english(anna)
+    driver.register(anna, "Anna")
+    panel = anna.locator(".panel.quickplay")
+    expect(panel.locator("h2")).to_have_text("Quick play")
+    expect(panel.locator('[data-cmd="qp-join"]')).to_have_text("Find opponents")
+    text = panel.inner_text()
+    for english in ("Players", "2 players", "Rules", "Clock", "If players are missing", "Rated"):
+        assert english in text, english
+    assert panel.locator('select[name="qp-rules"] option:checked').inner_text() == (
+        "Italian (tournament rules)"
+    )
+    assert panel.locator('select[name="qp-clock"] option').all_inner_texts() == [
+        "untimed",
+        "10 minutes (5:00 per side)",
+        "25 minutes (12:30 per side)",
+    ]
+    assert "bots after 30 s" in panel.locator('select[name="qp-bots"]').inner_text()
+    assert_english(panel)
+    # In pairs: the partner's field, and the server's refusals in English words.
+    panel.locator('input[name="qp-players"][value="4"]').check(force=True)
+    partner = panel.locator('input[name="qp-partner"]')
+    assert partner.get_attribute("placeholder") == "partner's name"
+    assert "Partner (optional)" in panel.inner_text()
+    partner.fill("Nobody")
+    panel.locator('[data-cmd="qp-join"]').click()
+    error = panel.locator(".form-error")
+    expect(error).to_have_text("No player is called Nobody: check your partner's name.")
+    panel.locator('input[name="qp-partner"]').fill("Anna")
+    panel.locator('[data-cmd="qp-join"]').click()
+    expect(error).to_have_text("You cannot be your own partner.")
+    assert_english(panel)
+    # Waiting, in English; asking again is refused in English.
+    panel.locator('input[name="qp-players"][value="2"]').check(force=True)
+    panel.locator('select[name="qp-bots"]').select_option("")
+    panel.locator('[data-cmd="qp-join"]').click()
+    waiting = panel.locator(".qp-waiting[data-qp='waiting']")
+    waiting.wait_for()
+    expect(waiting.locator(".qp-status")).to_have_text(
+        "Looking for opponents of your level… (1 waiting)"
+    )
+    expect(waiting.locator(".muted")).to_contain_text("2-player table · waiting for")
+    expect(waiting.locator('[data-cmd="qp-leave"]')).to_have_text("Stop looking")
+    assert_english(panel)
+    again = anna.evaluate(
+        """async () => {
+          const { api } = await import('/js/api.js');
+          const { errorWords } = await import('/js/i18n.js');
+          try {
+            await api.quickplayJoin({ players: 2, rules: 'italian', clock: 'none', rated: true,
+              bots_after: null });
+          } catch (error) { return errorWords(error); }
+          return 'accepted';
+        }"""
+    )
+    assert again == "You are already looking for a table."
+    waiting.locator('[data-cmd="qp-leave"]').click()
+    panel.locator('[data-cmd="qp-join"]').wait_for()
+    # A guest: casual only, said in English.
+    guest = pages.new()
+    driver.english(guest)
+    driver.guest(guest)
+    guest.wait_for_selector(".lobby-screen")
+    panel = guest.locator(".panel.quickplay")
+    assert panel.locator('input[name="qp-rated"]').is_disabled()
+    assert "Guests have no rating: register to play rated matches." in panel.inner_text()
+    assert_english(panel)

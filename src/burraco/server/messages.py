@@ -58,11 +58,12 @@ def pong(t: float | None, server_time: float) -> Pong:
 
 
 class RefusalDetail(TypedDict):
-    """An illegal action's refusal as data: the engine's stable code, the RULES.md id and the
-    parameters (cards in notation, ranks, numbers), for a client to word in its language."""
+    """A refusal's precise cause as data, for a client to word in its language: an illegal
+    action's is the engine's stable code, the RULES.md id and the parameters (cards in
+    notation, ranks, numbers); another refusal's has no rule (``muted_until {until}``)."""
 
     code: str
-    rule: str
+    rule: NotRequired[str]
     params: dict[str, str | int | bool]
 
 

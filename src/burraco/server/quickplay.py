@@ -86,7 +86,12 @@ class QuickPlay:
         partner: str | None,
     ) -> dict[str, Any]:
         if clock not in CLOCKS:
-            raise ServiceError(ErrorCode.BAD_INPUT, f"unknown time control {clock!r}")
+            raise ServiceError(
+                ErrorCode.BAD_INPUT,
+                f"unknown time control {clock!r}",
+                detail="unknown_clock",
+                params={"clock": clock},
+            )
         if rated and user.is_guest:
             raise ServiceError(
                 ErrorCode.GUEST_NOT_RATED,
@@ -96,7 +101,11 @@ class QuickPlay:
         self._config(key).validate()  # a ruleset that does not exist is refused here
         async with self.lock:
             if user.id in self.where or user.id in self.pending:
-                raise ServiceError(ErrorCode.CONFLICT, "you are already waiting for a table")
+                raise ServiceError(
+                    ErrorCode.CONFLICT,
+                    "you are already waiting for a table",
+                    detail="already_waiting",
+                )
             self.seated.pop(user.id, None)
             members: tuple[int, ...] = (user.id,)
             if partner is not None:
@@ -150,18 +159,37 @@ class QuickPlay:
 
     async def _partner(self, user: UserInfo, name: str, players: int) -> UserInfo:
         if players != 4:
-            raise ServiceError(ErrorCode.BAD_INPUT, "only 4-player tables are played in pairs")
+            raise ServiceError(
+                ErrorCode.BAD_INPUT,
+                "only 4-player tables are played in pairs",
+                detail="pairs_four_only",
+            )
         mate = await self.hub.store.user_by_name(name)
         if mate is None:
-            raise ServiceError(ErrorCode.NO_SUCH_PARTNER, f"there is no player {name!r}")
+            raise ServiceError(
+                ErrorCode.NO_SUCH_PARTNER,
+                f"there is no player {name!r}",
+                detail="unknown_partner",
+                params={"name": name},
+            )
         if mate.id == user.id:
-            raise ServiceError(ErrorCode.NO_SUCH_PARTNER, "one cannot be one's own partner")
+            raise ServiceError(
+                ErrorCode.NO_SUCH_PARTNER, "one cannot be one's own partner", detail="own_partner"
+            )
         if await self.hub.moderation.blocks(mate.id, user.id):
             raise ServiceError(
-                ErrorCode.FORBIDDEN, f"{mate.name} does not take invitations from you"
+                ErrorCode.FORBIDDEN,
+                f"{mate.name} does not take invitations from you",
+                detail="blocked",
+                params={"name": mate.name},
             )
         if mate.id in self.where:
-            raise ServiceError(ErrorCode.CONFLICT, f"{mate.name} is already waiting for a table")
+            raise ServiceError(
+                ErrorCode.CONFLICT,
+                f"{mate.name} is already waiting for a table",
+                detail="partner_waiting",
+                params={"name": mate.name},
+            )
         return mate
 
     async def _rating(self, members: tuple[int, ...], key: QueueKey) -> float:

@@ -65,13 +65,13 @@ async def _person(hub: Any, name: str, me: Any) -> Any:
     if other is None or other.is_guest:
         raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"there is no player {name!r}")
     if other.id == me.id:
-        raise ServiceError(ErrorCode.BAD_INPUT, "that is yourself")
+        raise ServiceError(ErrorCode.BAD_INPUT, "that is yourself", detail="yourself")
     return other
 
 
 async def follow(body: FollowRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
     if user.is_guest:
-        raise ServiceError(ErrorCode.FORBIDDEN, "register to have friends")
+        raise ServiceError(ErrorCode.FORBIDDEN, "register to have friends", detail="guest_friends")
     other = await _person(hub, body.player, user)
     await hub.moderation.relate(user.id, other.id, "follow", now=datetime.now(UTC))
     return await friends(user, hub)
@@ -81,6 +81,16 @@ async def unfollow(body: FollowRequest, user: CurrentUser, hub: HubDep) -> dict[
     other = await _person(hub, body.player, user)
     await hub.moderation.unrelate(user.id, other.id, "follow")
     return await friends(user, hub)
+
+
+def _blocked(name: str) -> ServiceError:
+    """The refusal of a player who blocked the asker (his pages word it: ``err.blocked``)."""
+    return ServiceError(
+        ErrorCode.FORBIDDEN,
+        f"{name} does not take invitations from you",
+        detail="blocked",
+        params={"name": name},
+    )
 
 
 async def _tell_invitation(
@@ -95,7 +105,7 @@ async def _tell_invitation(
     """Tell the invitee's open pages, keep it for his lobby, mail it if he asked and has no
     page open: the route's answer."""
     if await hub.moderation.blocks(other.id, user.id):
-        raise ServiceError(ErrorCode.FORBIDDEN, f"{other.name} does not take invitations from you")
+        raise _blocked(other.name)
     message = {"type": "invitation", "kind": kind, "table": actor.id, "by": user.name}
     hub.invitations.setdefault(other.id, []).append(message)
     del hub.invitations[other.id][:-10]  # the last ten, for the lobby (it has no socket)
@@ -121,7 +131,9 @@ async def invite(
     other = await _person(hub, body.player, user)
     actor = await hub.table(table_id)
     if actor.seat_of(user) is None:
-        raise ServiceError(ErrorCode.NOT_SEATED, "invite to a table you sit at")
+        raise ServiceError(
+            ErrorCode.NOT_SEATED, "invite to a table you sit at", detail="invite_not_seated"
+        )
     return await _tell_invitation(hub, request, user, other, actor=actor, kind="invite")
 
 
@@ -133,7 +145,7 @@ async def challenge(
     invitation)."""
     other = await _person(hub, body.player, user)
     if await hub.moderation.blocks(other.id, user.id):
-        raise ServiceError(ErrorCode.FORBIDDEN, f"{other.name} does not take invitations from you")
+        raise _blocked(other.name)
     settings = body.table.model_copy(update={"public": False})
     info = await create(settings, user, hub)
     actor = await hub.table(info["id"])

@@ -69,7 +69,7 @@ async def _other(hub: Any, name: str, me: UserInfo) -> UserInfo:
     if other is None:
         raise ServiceError(ErrorCode.NO_SUCH_PLAYER, f"there is no player {name!r}")
     if other.id == me.id:
-        raise ServiceError(ErrorCode.BAD_INPUT, "that is yourself")
+        raise ServiceError(ErrorCode.BAD_INPUT, "that is yourself", detail="yourself")
     return other
 
 
@@ -78,7 +78,9 @@ async def _power(hub: Any, user: UserInfo, *, admin: bool = False) -> Standing:
     wanted = ("admin",) if admin else ("moderator", "admin")
     if standing is None or standing.role not in wanted:
         raise ServiceError(
-            ErrorCode.FORBIDDEN, f"this needs a{'n administrator' if admin else ' moderator'}"
+            ErrorCode.FORBIDDEN,
+            f"this needs a{'n administrator' if admin else ' moderator'}",
+            detail="needs_admin" if admin else "needs_moderator",
         )
     return standing
 
@@ -122,7 +124,7 @@ async def report(body: ReportRequest, user: CurrentUser, hub: HubDep) -> dict[st
             now=_now(),
         )
     except ValueError as error:
-        raise ServiceError(ErrorCode.NOT_FOUND, str(error)) from None
+        raise ServiceError(ErrorCode.NOT_FOUND, str(error), detail="no_such_message") from None
     return {"id": number}
 
 
@@ -157,7 +159,7 @@ async def close_report(number: int, body: CloseReport, user: CurrentUser, hub: H
     try:
         await hub.moderation.close_report(moderator, number, body.resolution, now=_now())
     except ValueError as error:
-        raise ServiceError(ErrorCode.NOT_FOUND, str(error)) from None
+        raise ServiceError(ErrorCode.NOT_FOUND, str(error), detail="no_such_report") from None
     return Response(status_code=204)
 
 
@@ -175,7 +177,11 @@ async def _sanction(
     target = await _other(hub, name, user)
     standing: Standing = await hub.moderation.standing(target.id)
     if standing.role == "admin" and moderator.role != "admin":
-        raise ServiceError(ErrorCode.FORBIDDEN, "a moderator cannot sanction an administrator")
+        raise ServiceError(
+            ErrorCode.FORBIDDEN,
+            "a moderator cannot sanction an administrator",
+            detail="admin_protected",
+        )
     await hub.moderation.sanction(
         moderator,
         action,

@@ -246,7 +246,10 @@ class PlayMixin(TableCore):
             until = standing.chat_muted_until
             assert until is not None
             raise ProtocolError(
-                ErrorCode.MUTED, f"a moderator muted your chat until {until.isoformat()}"
+                ErrorCode.MUTED,
+                f"a moderator muted your chat until {until.isoformat()}",
+                detail="muted_until",
+                params={"until": until.isoformat()},
             )
         now = time.time()
         seq = self.seq + 1

@@ -6,12 +6,25 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, language, t } from "./i18n.js";
+import { errorWords as errorText, has, momentText, t } from "./i18n.js";
 import { pageHeader } from "./header.js";
+import { seatName } from "./tableview.js";
 
-function errorText(error) {
-  const code = error && error.code ? error.code : "generic";
-  return has(`err.${code}`) ? t(`err.${code}`) : t("err.generic");
+/** An audit entry's action and target in the page's language ("user:Bruno" is Bruno). */
+function auditAction(entry) {
+  const role = entry.details && entry.details.role;
+  const params = role ? { role: has(`admin.role.${role}`) ? t(`admin.role.${role}`) : role } : {};
+  return has(`admin.action.${entry.action}`) ? t(`admin.action.${entry.action}`, params) : entry.action;
+}
+
+function auditTarget(target) {
+  const [kind, ...rest] = String(target).split(":");
+  const name = rest.join(":");
+  if (kind === "user" && name) return name;
+  if (kind === "table" && name) return t("admin.target.table", { id: name });
+  if (kind === "report" && name) return t("admin.target.report", { id: name });
+  if (target === "everyone") return t("admin.target.everyone");
+  return String(target);
 }
 
 export class AdminScreen {
@@ -64,10 +77,9 @@ export class AdminScreen {
   }
 
   reportsPanel() {
-    const date = (iso) => new Date(iso).toLocaleString(language() === "it" ? "it-IT" : "en-GB");
     if (!this.reports.length) return h("p", { class: "muted", text: t("admin.reports.none") });
     return h("ul", { class: "reports" }, this.reports.map((r) => h("li", { class: "report", dataset: { report: String(r.id) } },
-      h("p", {}, h("strong", { text: r.player }), ` · ${t("admin.reported_by", { name: r.reporter || "?" })} · ${date(r.created_at)}`),
+      h("p", {}, h("strong", { text: r.player }), ` · ${t("admin.reported_by", { name: r.reporter || "?" })} · ${momentText(r.created_at)}`),
       h("p", { text: `${t("admin.reason")}: ${r.reason}` }),
       r.context.length ? h("ol", { class: "context" }, r.context.map((c) => h("li", { class: "muted", text: `${c.name}: ${c.text}` }))) : null,
       r.text ? h("p", { class: "reported-text" }, h("strong", { text: `${r.player}: ` }), r.text) : null,
@@ -102,8 +114,8 @@ export class AdminScreen {
     return h("div", {}, form, u ? h("div", { class: "standing", dataset: { player: u.name } },
       h("p", { text: t("admin.standing", { name: u.name, role: t(`admin.role.${u.role}`) }) }),
       u.banned ? h("p", { class: "muted", text: t("admin.banned") }) : null,
-      u.suspended_until ? h("p", { class: "muted", text: t("admin.suspended_until", { until: u.suspended_until }) }) : null,
-      u.chat_muted_until ? h("p", { class: "muted", text: t("admin.muted_until", { until: u.chat_muted_until }) }) : null,
+      u.suspended_until ? h("p", { class: "muted", text: t("admin.suspended_until", { until: momentText(u.suspended_until) }) }) : null,
+      u.chat_muted_until ? h("p", { class: "muted", text: t("admin.muted_until", { until: momentText(u.chat_muted_until) }) }) : null,
       this.sanctions(u.name),
       h("label", { class: "field" }, h("span", { text: t("admin.role") }),
         h("select", { name: "role", onchange: (e) => this.act(() => api.adminSanction(u.name, "role", { role: e.target.value }), t("admin.done")) },
@@ -115,7 +127,7 @@ export class AdminScreen {
     const live = this.tables.filter((table) => table.status === "playing" || table.status === "open");
     if (!live.length) return h("p", { class: "muted", text: t("admin.tables.none") });
     return h("ul", {}, live.map((table) => h("li", { dataset: { table: table.id } },
-      `${table.seats.map((s) => s.name || s.bot || "–").join(" · ")} (${table.status}) `,
+      `${table.seats.map((_, i) => seatName(table.seats, i)).join(" · ")} (${t(`status.table.${table.status}`)}) `,
       h("button", { type: "button", class: "btn small", dataset: { cmd: "close-table" }, onclick: () => this.act(() => api.adminCloseTable(table.id), t("admin.done")) }, t("admin.close_table")))));
   }
 
@@ -144,7 +156,7 @@ export class AdminScreen {
           h("p", { text: t("admin.stats.line", { tables: s.tables ?? "?", connections: s.connections ?? "?" }) })),
         h("section", { class: "panel", dataset: { panel: "announce" } }, h("h2", { text: t("admin.announce") }), this.announcePanel()),
         h("section", { class: "panel", dataset: { panel: "audit" } }, h("h2", { text: t("admin.audit") }),
-          h("ul", { class: "audit" }, this.audit.slice(0, 30).map((a) => h("li", { text: `${a.at.slice(0, 16).replace("T", " ")} · ${a.moderator} · ${a.action} · ${a.target}` })))),
+          h("ul", { class: "audit" }, this.audit.slice(0, 30).map((a) => h("li", { dataset: { action: a.action }, text: `${momentText(a.at)} · ${a.moderator} · ${auditAction(a)} · ${auditTarget(a.target)}` })))),
       );
     } else body.push(h("p", { class: "muted", text: t("ratings.loading") }));
     replace(this.root,

@@ -4,12 +4,7 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, t } from "./i18n.js";
-
-function errorText(error) {
-  const code = error && error.code ? error.code : "generic";
-  return has(`err.${code}`) ? t(`err.${code}`) : t("err.generic");
-}
+import { errorWords as errorText, t } from "./i18n.js";
 
 export class FriendsPanel {
   constructor(ctx) {
@@ -38,6 +33,9 @@ export class FriendsPanel {
     try {
       this.data = undo ? await api.unfollow(name) : await api.follow(name);
       this.message = "";
+      // Followed: the name typed for it is done with (a refusal leaves it, to be corrected).
+      const typing = this.root.querySelector('.friends-form input[name="player"]');
+      if (typing && typing.value.trim() === name) typing.value = "";
     } catch (error) {
       this.message = errorText(error);
     }
@@ -59,8 +57,13 @@ export class FriendsPanel {
       return;
     }
     const d = this.data || { friends: [], following: [], requests: [], invitations: [] };
+    // The panel is drawn again with the lobby's lists: a name being typed stays, and its focus.
+    const typing = this.root.querySelector('.friends-form input[name="player"]');
+    const typed = typing ? typing.value : "";
+    const focused = typing !== null && document.activeElement === typing;
+    const input = h("input", { name: "player", maxlength: "32", required: true, value: typed, placeholder: t("friends.placeholder"), "aria-label": t("friends.placeholder") });
     const form = h("form", { class: "friends-form" },
-      h("input", { name: "player", maxlength: "32", required: true, placeholder: t("friends.placeholder"), "aria-label": t("friends.placeholder") }),
+      input,
       h("button", { type: "submit", class: "btn small", text: t("friends.follow") }));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -86,5 +89,6 @@ export class FriendsPanel {
       form,
       h("p", { class: "form-error", role: "alert", text: this.message }),
     );
+    if (focused) input.focus();
   }
 }

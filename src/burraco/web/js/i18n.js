@@ -91,3 +91,33 @@ export function applyI18n(root) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   }
 }
+
+/** A moment (an ISO date and time) as the page's language writes it: "12 mar 2026, 21:30". */
+export function momentText(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return String(iso);
+  return when.toLocaleString(lang === "it" ? "it-IT" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+const MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A server's refusal (an ApiError, or a WebSocket error: {code, message, detail?}) in the
+ * page's language: its precise cause when the catalogs word it (`detail` {code, params}:
+ * err.CAUSE filled with its params, moments as local dates), else its code's line (err.CODE).
+ * The server's own sentence is English, for programs and logs: an English page falls back on
+ * it, an Italian one on a generic line, so that no English shows there. */
+export function errorWords(error) {
+  const detail = error && error.detail;
+  if (detail && detail.code && !detail.rule && has(`err.${detail.code}`)) {
+    const params = {};
+    for (const [name, value] of Object.entries(detail.params || {})) {
+      params[name] = typeof value === "string" && MOMENT.test(value) ? momentText(value) : value;
+    }
+    return t(`err.${detail.code}`, params);
+  }
+  const code = error && error.code ? error.code : "generic";
+  if (has(`err.${code}`)) return t(`err.${code}`);
+  const message = error && error.message;
+  if (lang === "en" && message && message !== code) return message;
+  return t("err.generic");
+}

@@ -3,16 +3,15 @@
 
 import { api, recordUrl } from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { errorWords, has, t } from "./i18n.js";
 import { clockEach, describeConfig } from "./play.js";
 import { FriendsPanel } from "./friendspanel.js";
 import { QuickPlayPanel } from "./quickplaypanel.js";
 import { botLabel, recordPlayerName } from "./tableview.js";
 
-export function errorText(error) {
-  const code = error && error.code ? error.code : "generic";
-  return has(`err.${code}`) ? t(`err.${code}`) : error.message || t("err.generic");
-}
+// A refusal in the page's language (i18n.js): the lobby's forms, the first screen's, the
+// login card's.
+export const errorText = errorWords;
 
 export function brand() {
   return h("div", { class: "brand" },

@@ -9,7 +9,7 @@ import { actionCards, actionMeld, actionVerb, coachEl, coachHint } from "./coach
 import { Connection } from "./conn.js";
 import { actionReasons, refusalText, ruleNote, showReasons } from "./explain.js";
 import { formatClock, h, icon, replace } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { errorWords, has, language, t } from "./i18n.js";
 import { endedText, historyTable, sheetTable, technicalTable } from "./scoresheet.js";
 import { TableModel } from "./tablemodel.js";
 import { HandOrder, groupMelds } from "./handorder.js";
@@ -208,7 +208,15 @@ export class TableScreen {
       const why = notice.rule && has(`rule.${notice.rule}`) ? t(`rule.${notice.rule}`) : t("err.illegal_action");
       return `${t("err.refused")} ${why}${notice.rule ? ` (${notice.rule})` : ""}`;
     }
-    return has(`err.${notice.code}`) ? t(`err.${notice.code}`) : t("err.generic");
+    return errorWords({ code: notice.code, detail: notice.refusal });
+  }
+
+  /** The server's own sentence under a refusal's title: English, so on an English page only,
+   * and not when the title already says the precise cause. */
+  noticeDetail(notice) {
+    if (!notice.detail || language() !== "en") return null;
+    const precise = notice.refusal && notice.refusal.code && has(`err.${notice.refusal.code}`);
+    return precise ? null : notice.detail;
   }
 
   clearNotice(kind) {
@@ -479,7 +487,14 @@ export class TableScreen {
     if (!model.info) {
       replace(this.host, h("div", { class: "waiting-msg", text: t("table.connecting") }));
     } else if (model.info.status === "open" || !model.view) {
+      // Drawn again at each event (a seat taken, a notice): a name being typed stays.
+      const typing = this.host.querySelector("#invite-name");
+      const typed = typing ? typing.value : "";
+      const focused = typing !== null && document.activeElement === typing;
       replace(this.host, this.waitingRoom());
+      const again = this.host.querySelector("#invite-name");
+      if (again && typed) again.value = typed;
+      if (again && focused) again.focus();
     } else {
       const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.index : undefined;
       const felt = renderFelt({
@@ -595,7 +610,7 @@ export class TableScreen {
         h("div", { class: `notice ${n.kind}`, role: "alert", dataset: { rule: n.rule || "" } },
           h("div", { class: "notice-text" },
             h("strong", { class: "notice-title", text: this.noticeTitle(n) }),
-            n.detail ? h("span", { class: "notice-detail", text: n.detail }) : null,
+            this.noticeDetail(n) ? h("span", { class: "notice-detail", text: this.noticeDetail(n) }) : null,
           ),
           h("button", { type: "button", class: "notice-close", dataset: { cmd: "close-notice" }, "aria-label": t("common.close"), text: "×" }),
         ),
@@ -663,9 +678,11 @@ export class TableScreen {
       const name = String(new FormData(form).get("player") || "").trim();
       try {
         const done = await api.invite(this.id, name);
+        const typing = this.host.querySelector("#invite-name");
+        if (typing && typing.value.trim() === name) typing.value = "";  // invited: done with it
         this.showNotice("warn", { code: "invited", text: t(done.online ? "wait.invited" : "wait.invited_offline", { name }) });
       } catch (error) {
-        this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+        this.showNotice("error", { code: error && error.code ? error.code : "generic", refusal: error && error.detail }, error && error.message);
       }
     });
     return form;
@@ -818,7 +835,7 @@ export class TableScreen {
       await api.report(body);
       this.showNotice("warn", { code: "report", text: t("chat.report.sent") });
     } catch (error) {
-      this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+      this.showNotice("error", { code: error && error.code ? error.code : "generic", refusal: error && error.detail }, error && error.message);
     }
   }
 
@@ -828,7 +845,7 @@ export class TableScreen {
       this.hidden = new Set([...relations.mute, ...relations.block]);
       this.renderSide();
     } catch (error) {
-      this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+      this.showNotice("error", { code: error && error.code ? error.code : "generic", refusal: error && error.detail }, error && error.message);
     }
   }
 
@@ -1169,7 +1186,7 @@ export class TableScreen {
           break;
       }
     } catch (error) {
-      this.showNotice("error", { code: error && error.code ? error.code : "generic" }, error.message);
+      this.showNotice("error", { code: error && error.code ? error.code : "generic", refusal: error && error.detail }, error && error.message);
     }
   }
 

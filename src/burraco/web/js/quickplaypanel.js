@@ -5,16 +5,11 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { errorWords as errorText, has, t } from "./i18n.js";
 
 const CLOCKS = ["none", "10", "25"];
 const BOT_WAITS = [null, 15, 30, 60];
 const POLL_MS = 1500;
-
-function errorText(error) {
-  const code = error && error.code ? error.code : "generic";
-  return has(`err.${code}`) ? t(`err.${code}`) : t("err.generic");
-}
 
 export class QuickPlayPanel {
   constructor(ctx) {

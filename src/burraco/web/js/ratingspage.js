@@ -4,7 +4,7 @@
 
 import { api, recordUrl } from "./api.js";
 import { h, replace, svg } from "./dom.js";
-import { has, language, t } from "./i18n.js";
+import { errorWords as errorText, language, t } from "./i18n.js";
 import { pageHeader } from "./header.js";
 import { botLabel, presetName, recordPlayerName } from "./tableview.js";
 
@@ -21,11 +21,6 @@ function signed(n) {
 function playerLink(ctx, name) {
   const href = `/?player=${encodeURIComponent(name)}`;
   return h("a", { href, onclick: (ev) => { ev.preventDefault(); ctx.navigate(href); }, text: name });
-}
-
-function errorText(error) {
-  const code = error && error.code ? error.code : "generic";
-  return has(`err.${code}`) ? t(`err.${code}`) : t("err.generic");
 }
 
 export class LeaderboardScreen {

@@ -5,7 +5,7 @@
 import { api, recordUrl } from "./api.js";
 import { cardsText } from "./cards.js";
 import { h, icon, replace } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { errorWords, t } from "./i18n.js";
 import { endedText, historyTable, sheetTable } from "./scoresheet.js";
 import { layoutHand, lineName, recordPlayerName, renderFelt } from "./tableview.js";
 
@@ -32,7 +32,7 @@ export class ReplayScreen {
     try {
       this.data = await api.replay(this.id, this.matchNo);
     } catch (error) {
-      this.error = has(`err.${error.code}`) ? t(`err.${error.code}`) : error.message;
+      this.error = errorWords(error);
     }
     this.render();
   }

@@ -7,7 +7,7 @@ import { ApiError } from "./api.js";
 import { Connection } from "./conn.js";
 import { h, replace } from "./dom.js";
 import { pageHeader } from "./header.js";
-import { has, language, t } from "./i18n.js";
+import { errorWords, has, language, t } from "./i18n.js";
 import { clockEach } from "./play.js";
 import { botLabel } from "./tableview.js";
 
@@ -54,8 +54,7 @@ export const tournamentApi = {
 function errorText(error) {
   const code = error && error.code ? error.code : "generic";
   if (has(`tour.err.${code}`)) return t(`tour.err.${code}`);
-  if (has(`err.${code}`)) return t(`err.${code}`);
-  return (error && error.message) || t("err.generic");
+  return errorWords(error);
 }
 
 function ensureStyles() {
