@@ -60,14 +60,19 @@ def test_start_freezes_what_is_alive_and_close_gives_it_back() -> None:
 def test_a_cycle_that_dies_while_frozen_is_freed_by_a_sweep() -> None:
     collector = Collector(young_every=0)
     alive = [cycle() for _ in range(1000)]
+    probes = [weakref.ref(node) for node in alive]
     start(collector)
     frozen = gc.get_freeze_count()
     del alive  # 1,000 cycles of two nodes die while frozen: only a sweep can free them
-    assert gc.collect() == 0
+    gc.collect()
+    assert all(probe() is not None for probe in probes)  # a collection does not see them
     collector.sweep()
     assert collector.stats.sweeps == 1
     assert collector.stats.last_sweep_found >= 2000
-    assert gc.get_freeze_count() <= frozen - 2000
+    assert all(probe() is None for probe in probes)
+    # Not an exact figure: other threads of the test process (Playwright's, xdist's) may
+    # allocate a few objects that the sweep freezes with the rest.
+    assert gc.get_freeze_count() < frozen - 1500
 
 
 def test_step_collects_young_cycles_and_freezes_the_survivors() -> None:

@@ -4,7 +4,7 @@ fill gets a table with bots after his wait; waiting can be cancelled."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Route, expect
 
 from . import driver
 from .conftest import Pages
@@ -57,9 +57,42 @@ def test_a_guest_waits_casual_then_bots_fill_and_waiting_can_be_cancelled(pages:
     panel.locator('input[name="qp-players"][value="3"]').check(force=True)
     panel.locator('select[name="qp-bots"]').select_option("15")
     panel.locator('[data-cmd="qp-join"]').click()
-    page.wait_for_selector(".felt", timeout=30000)
+    page.wait_for_selector(".felt", timeout=45000)
     assert page.locator(".board > .chip").count() == 2
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_a_poll_answering_after_the_leave_does_not_bring_the_wait_back(pages: Pages) -> None:
+    """A status poll sent while waiting and answered after "cancel" carries a stale "waiting":
+    the panel drops it instead of showing the wait again (a race seen in CI)."""
+    page = pages.new()
+    driver.guest(page)
+    panel = page.locator(".panel.quickplay")
+    panel.locator('select[name="qp-bots"]').select_option("")
+    panel.locator('[data-cmd="qp-join"]').click()
+    page.locator(".qp-waiting").wait_for()
+    held: list[Route] = []
+
+    def hold_one_poll(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)  # answered later, after the leave
+        else:
+            route.continue_()
+
+    page.route("**/api/quickplay", hold_one_poll)
+    for _ in range(50):  # the panel polls every 1.5 s
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the panel did not poll while waiting"
+    stale = held[0].fetch()  # asked before the leave: still "waiting"
+    assert stale.json()["status"] == "waiting"
+    panel.locator('[data-cmd="qp-leave"]').click()
+    panel.locator('[data-cmd="qp-join"]').wait_for()
+    held[0].fulfill(response=stale)
+    page.wait_for_timeout(800)
+    assert page.locator(".qp-waiting").count() == 0
+    expect(panel.locator('[data-cmd="qp-join"]')).to_be_visible()
 
 
 # The catalog keys the quick-play panel shows, refusals included (test_i18n.italian_left).

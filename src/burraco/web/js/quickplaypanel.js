@@ -18,6 +18,9 @@ export class QuickPlayPanel {
     this.state = { status: "idle" };
     this.message = "";
     this.since = null;
+    // Bumped by every join and leave: a poll that was in flight across one answers with a
+    // state that is no longer true (a stale "waiting" after a leave) and is dropped.
+    this.epoch = 0;
     this.root = h("section", { class: "panel quickplay", "aria-labelledby": "qp-title" });
   }
 
@@ -34,11 +37,19 @@ export class QuickPlayPanel {
 
   async poll() {
     if (this.gone || !this.ctx.user) return;
+    const epoch = this.epoch;
     try {
-      this.update(await api.quickplayStatus());
+      const state = await api.quickplayStatus();
+      if (epoch !== this.epoch) return; // a join or leave came meanwhile: its own chain goes on
+      this.update(state);
     } catch {
       // The next poll tries again; the lobby's own lists say when the server is away.
     }
+    if (epoch === this.epoch) this.schedule();
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
     if (this.state.status === "waiting" || this.state.status === "partner") {
       this.timer = setTimeout(() => this.poll(), POLL_MS);
     }
@@ -72,11 +83,13 @@ export class QuickPlayPanel {
     const body = { players: f.players, rules: f.rules, clock: f.clock, rated: f.rated, bots_after: f.botsAfter };
     if (f.players === 4 && f.partner) body.partner = f.partner;
     this.message = "";
+    this.epoch += 1;
+    clearTimeout(this.timer);
     try {
       const state = await api.quickplayJoin(body);
       this.state = { status: "asked" };
       this.update(state);
-      if (state.status !== "seated") this.timer = setTimeout(() => this.poll(), POLL_MS);
+      this.schedule();
     } catch (error) {
       this.message = errorText(error);
       this.render();
@@ -84,6 +97,7 @@ export class QuickPlayPanel {
   }
 
   async leave() {
+    this.epoch += 1;
     clearTimeout(this.timer);
     try {
       this.update(await api.quickplayLeave());
