@@ -61,13 +61,24 @@ from .scoring import (
     sit_out,
     table_outcomes,
 )
+from .samecards import (
+    DealComparison,
+    FixedDeal,
+    PlayedTable,
+    RoundDeals,
+    TableComparison,
+    compare,
+    round_deals,
+)
 from .season import PRIZE_PLACES, Season, SeasonRow
 from .settings import (
     MAX_ENTRANTS,
+    PRESETS,
     AbsentPolicy,
     TournamentSettings,
     TournamentSettingsError,
     TournamentSystem,
+    preset,
 )
 from .standings import Row, Standings, Total, competition_places, totals
 from .state import NextRound, RoundRecord, TableRecord, TournamentState
@@ -84,6 +95,15 @@ from .systems import (
 )
 
 __all__ = [
+    "preset",
+    "PRESETS",
+    "round_deals",
+    "compare",
+    "TableComparison",
+    "RoundDeals",
+    "PlayedTable",
+    "FixedDeal",
+    "DealComparison",
     "ACTIVE_TOURNAMENTS",
     "BYE_VP",
     "COUNTED_ENTRANTS",
