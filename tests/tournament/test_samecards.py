@@ -133,8 +133,7 @@ def test_the_same_swing_everywhere_cancels(tables: list[PlayedTable], shift: int
     changes nobody's comparison."""
     out = compare(tables, VP3)
     moved = [
-        PlayedTable(t.table, ((t.deals[0][0] + shift, t.deals[0][1]), *t.deals[1:]))
-        for t in tables
+        PlayedTable(t.table, ((t.deals[0][0] + shift, t.deals[0][1]), *t.deals[1:])) for t in tables
     ]
     assert {n: c.mp for n, c in compare(moved, VP3).items()} == {n: c.mp for n, c in out.items()}
 
@@ -177,7 +176,7 @@ def test_state_counts_a_round_once_it_is_over() -> None:
     assert playing.outcomes == ()  # nothing shows while other tables may still play the cards
     assert playing.comparison(1) == {}
     done = TournamentState(settings_, 1, tuple(ids), (RoundRecord(1, True, tables),))
-    by = {o.entrant: o for o in done.outcomes}
+    by = {str(o.entrant): o for o in done.outcomes}
     assert (by["a"].mp, by["a"].vp, by["b"].mp, by["b"].vp) == (75, 11, -75, 9)
     assert (by["e"].mp, by["e"].vp, by["f"].vp) == (-375, 6, 14)
     assert sum(o.vp for o in done.outcomes) == 60
@@ -192,7 +191,7 @@ def test_a_timeout_keeps_t14_and_leaves_the_field() -> None:
     )
     settings_ = TournamentSettings(same_cards=True, smazzate=2)
     state = TournamentState(settings_, 1, tuple(ids), (RoundRecord(1, True, tables),))
-    by = {o.entrant: o for o in state.outcomes}
+    by = {str(o.entrant): o for o in state.outcomes}
     assert (by["a"].mp, by["a"].vp) == (0, 10)  # no other table to compare with: average
     assert (by["c"].mp, by["c"].vp, by["d"].vp) == (355, 14, 6)  # T14
     assert by["d"].timed_out

@@ -50,6 +50,15 @@ from .results import (
     double_forfeit_score,
 )
 from .roundrobin import round_robin, round_robin_round, round_robin_rounds
+from .samecards import (
+    DealComparison,
+    FixedDeal,
+    PlayedTable,
+    RoundDeals,
+    TableComparison,
+    compare,
+    round_deals,
+)
 from .scoring import (
     DEFAULT_VP_TABLE,
     Outcome,
@@ -60,15 +69,6 @@ from .scoring import (
     score,
     sit_out,
     table_outcomes,
-)
-from .samecards import (
-    DealComparison,
-    FixedDeal,
-    PlayedTable,
-    RoundDeals,
-    TableComparison,
-    compare,
-    round_deals,
 )
 from .season import PRIZE_PLACES, Season, SeasonRow
 from .settings import (
@@ -95,15 +95,6 @@ from .systems import (
 )
 
 __all__ = [
-    "preset",
-    "PRESETS",
-    "round_deals",
-    "compare",
-    "TableComparison",
-    "RoundDeals",
-    "PlayedTable",
-    "FixedDeal",
-    "DealComparison",
     "ACTIVE_TOURNAMENTS",
     "BYE_VP",
     "COUNTED_ENTRANTS",
@@ -112,12 +103,14 @@ __all__ = [
     "PAIRING_SYSTEMS",
     "PLAY_ANOTHER_SMAZZATA",
     "POINTS",
+    "PRESETS",
     "PRIZE_PLACES",
     "AbsentPolicy",
     "Admission",
     "BracketMode",
     "ClosingsUnknown",
     "DanishSystem",
+    "DealComparison",
     "EarlierMatch",
     "EntrantId",
     "EntrantKind",
@@ -128,6 +121,7 @@ __all__ = [
     "EveningRow",
     "EveningType",
     "FinishedTable",
+    "FixedDeal",
     "Game",
     "History",
     "Knockout",
@@ -142,8 +136,10 @@ __all__ = [
     "OutcomeKind",
     "Pairing",
     "PairingSystem",
+    "PlayedTable",
     "RankedRow",
     "RematchPolicy",
+    "RoundDeals",
     "RoundDraw",
     "RoundRecord",
     "RoundRobinSystem",
@@ -154,6 +150,7 @@ __all__ = [
     "Seating",
     "Standings",
     "Table",
+    "TableComparison",
     "TableRecord",
     "TableResult",
     "TableVerdict",
@@ -168,6 +165,7 @@ __all__ = [
     "bracket_size",
     "choose_byes",
     "choose_vp_table",
+    "compare",
     "competition_places",
     "danish_round",
     "decide",
@@ -178,7 +176,9 @@ __all__ = [
     "individual_round",
     "pairing_system",
     "partial_elimination",
+    "preset",
     "ranking_points",
+    "round_deals",
     "round_outcomes",
     "round_robin",
     "round_robin_round",

@@ -1,0 +1,133 @@
+"""A same-cards ("carte uguali") Sit&Go through the ASGI app in process (docs/tournaments.md,
+"Same cards"): six bots and one person (whose seat a bot takes when he does not come) play two
+rounds on three tables; while a round is played its finished tables show no result and their
+records are refused; at the end every table of a round played the same decks in the same seats
+(read from the stored records), the revealed decks match the commitments published at the
+round's start, and the standings are the documented comparison recomputed from the records."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from burraco.engine.record import read_record
+from burraco.engine.vp import vp_table
+from burraco.server.tournament.records import deals_of
+from burraco.tournament import PlayedTable, compare
+
+from .inprocess import InProcess, running_app
+
+SETTINGS: dict[str, Any] = {
+    "start": "sitgo",
+    "size": 6,
+    "system": "danish",
+    "rounds": 2,
+    "smazzate": 2,
+    "between_smazzate": 0,
+    "same_cards": True,
+    "absent": "bot",
+    "absent_seconds": 4,
+}
+
+
+async def view(app: InProcess, tid: str) -> dict[str, Any]:
+    answer = await app.http.get(f"/api/tournaments/{tid}")
+    assert answer.status_code == 200, answer.text
+    shown: dict[str, Any] = answer.json()
+    return shown
+
+
+def test_a_same_cards_sit_and_go_runs_to_its_standings(tmp_path: Path) -> None:
+    asyncio.run(_sit_and_go(tmp_path))
+
+
+async def _sit_and_go(tmp_path: Path) -> None:
+    async with running_app(tmp_path, substitute_bot="greedy", disconnect_grace=4.0) as app:
+        organiser = await app.guest()
+        person = await app.guest()
+        made = await app.http.post("/api/tournaments", json=SETTINGS, headers=organiser)
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        assert made.json()["settings"]["same_cards"] is True
+        joined = await app.http.post(f"/api/tournaments/{tid}/register", headers=person)
+        assert joined.status_code == 200, joined.text
+        added = await app.http.post(
+            f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 5}, headers=organiser
+        )
+        assert added.status_code == 200, added.text
+
+        # Round 1 is being played: the person's table waits for him (a bot comes after 4 s);
+        # the bots' tables finish first and show nothing but that they have finished.
+        async def one_finished() -> bool:
+            shown = await view(app, tid)
+            tables = shown["rounds"][0]["tables"] if shown["rounds"] else []
+            return any(t.get("finished", False) for t in tables)
+
+        await app.until(one_finished, timeout=60)
+        shown = await view(app, tid)
+        first = shown["rounds"][0]
+        assert first["status"] == "playing"  # the person's table waits 4 s for him
+        assert all(t["result"] is None for t in first["tables"])
+        assert all("deck" not in d for d in first["same_cards"]["deals"])
+        assert len(first["same_cards"]["deals"]) == 2
+        done = next(t for t in first["tables"] if t["finished"])
+        for what in ("record", "replay"):
+            hidden = await app.http.get(f"/api/tables/{done['table_id']}/{what}")
+            assert hidden.status_code == 403, hidden.text
+            assert hidden.json()["error"] == "same_cards_hidden"
+        assert shown["standings"] and all(r["vp"] == 0 for r in shown["standings"])
+
+        async def finished() -> bool:
+            status: str = (await view(app, tid))["status"]
+            return status == "finished"
+
+        await app.until(finished, timeout=240)
+        final = await view(app, tid)
+        await check_against_the_records(app, final)
+
+
+async def check_against_the_records(app: InProcess, final: dict[str, Any]) -> None:
+    table = vp_table(final["vp_table"])
+    assert final["vp_table"] == "VP-2"
+    vp: dict[str, int] = defaultdict(int)
+    mp: dict[str, int] = defaultdict(int)
+    assert len(final["rounds"]) == 2
+    for rnd in final["rounds"]:
+        assert rnd["status"] == "finished" and len(rnd["tables"]) == 3
+        revealed = rnd["same_cards"]["deals"]
+        for deal in revealed:  # the decks revealed match the commitments published at the start
+            text = f"{deal['deck']} {deal['salt']}"
+            assert hashlib.sha256(text.encode()).hexdigest() == deal["commitment"]
+        played = []
+        decks = set()
+        for t in rnd["tables"]:
+            answer = await app.http.get(f"/api/tables/{t['table_id']}/record")
+            assert answer.status_code == 200, answer.text
+            record = read_record(answer.text)
+            hands = [(h.first, " ".join(str(c) for c in h.deck or ())) for h in record.hands]
+            decks.add(tuple(hands))
+            assert [deck for _, deck in hands] == [d["deck"] for d in revealed]
+            assert hands[0][0] == rnd["same_cards"]["first"]
+            assert t["result"]["ended"] == "complete"
+            deals = deals_of(answer.text)
+            assert [list(d) for d in deals] == t["result"]["deals"]
+            played.append(PlayedTable(t["number"], deals))
+        assert len(decks) == 1  # every table: the same decks, in order, the same first seats
+        compared = compare(played, table)
+        for t in rnd["tables"]:
+            c = compared[t["number"]]
+            assert t["result"]["mp"] == list(c.mp) and t["result"]["vp"] == list(c.vp)
+            assert [d["deal"] for d in t["result"]["comparison"]] == [1, 2]
+            for i, line in enumerate(t["lines"]):
+                for entrant in line:
+                    vp[entrant["id"]] += c.vp[i]
+                    mp[entrant["id"]] += c.mp[i]
+    standings = final["standings"]
+    assert len(standings) == 6
+    assert {r["entrant"]: (r["vp"], r["mp"]) for r in standings} == {e: (vp[e], mp[e]) for e in vp}
+    keys = [(r["vp"], r["mp"]) for r in standings]
+    assert keys == sorted(keys, reverse=True)  # T17
+    assert sum(r["vp"] for r in standings) == 2 * 3 * 20
