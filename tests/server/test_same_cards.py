@@ -18,7 +18,7 @@ from burraco.engine.vp import vp_table
 from burraco.server.tournament.records import deals_of
 from burraco.tournament import PlayedTable, compare
 
-from .inprocess import InProcess, running_app
+from .inprocess import InProcess, app_server, running_app
 
 SETTINGS: dict[str, Any] = {
     "start": "sitgo",
@@ -89,14 +89,43 @@ async def _sit_and_go(tmp_path: Path) -> None:
         await check_against_the_records(app, final)
 
 
-async def check_against_the_records(app: InProcess, final: dict[str, Any]) -> None:
+def test_a_same_cards_pairs_sit_and_go_compares_the_partnerships(tmp_path: Path) -> None:
+    """4-player tables: the lines are the partnerships (seats 0 and 2, 1 and 3)."""
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            organiser = await app.guest()
+            body = SETTINGS | {"kind": "pairs", "size": 4}
+            made = await app.http.post("/api/tournaments", json=body, headers=organiser)
+            assert made.status_code == 201, made.text
+            tid = made.json()["id"]
+            added = await app.http.post(
+                f"/api/tournaments/{tid}/bots",
+                json={"level": "greedy", "count": 4},
+                headers=organiser,
+            )
+            assert added.status_code == 200, added.text
+
+            async def finished() -> bool:
+                status: str = (await view(app, tid))["status"]
+                return status == "finished"
+
+            await app.until(finished, timeout=240)
+            await check_against_the_records(app, await view(app, tid), tables=2, entrants=4)
+
+    asyncio.run(scenario())
+
+
+async def check_against_the_records(
+    app: InProcess, final: dict[str, Any], *, tables: int = 3, entrants: int = 6
+) -> None:
     table = vp_table(final["vp_table"])
     assert final["vp_table"] == "VP-2"
     vp: dict[str, int] = defaultdict(int)
     mp: dict[str, int] = defaultdict(int)
     assert len(final["rounds"]) == 2
     for rnd in final["rounds"]:
-        assert rnd["status"] == "finished" and len(rnd["tables"]) == 3
+        assert rnd["status"] == "finished" and len(rnd["tables"]) == tables
         revealed = rnd["same_cards"]["deals"]
         for deal in revealed:  # the decks revealed match the commitments published at the start
             text = f"{deal['deck']} {deal['salt']}"
@@ -126,8 +155,43 @@ async def check_against_the_records(app: InProcess, final: dict[str, Any]) -> No
                     vp[entrant["id"]] += c.vp[i]
                     mp[entrant["id"]] += c.mp[i]
     standings = final["standings"]
-    assert len(standings) == 6
+    assert len(standings) == entrants
     assert {r["entrant"]: (r["vp"], r["mp"]) for r in standings} == {e: (vp[e], mp[e]) for e in vp}
     keys = [(r["vp"], r["mp"]) for r in standings]
     assert keys == sorted(keys, reverse=True)  # T17
-    assert sum(r["vp"] for r in standings) == 2 * 3 * 20
+    assert sum(r["vp"] for r in standings) == 2 * tables * 20  # 2 rounds, 20 VP a table
+
+
+def test_nobody_watches_a_table_of_a_same_cards_round_until_it_is_over(tmp_path: Path) -> None:
+    """The reveal policy: a player of the round and an outsider are both refused a table of the
+    round while any table plays it (the player stays away from his own: a bot plays it after 3
+    s); after the round anyone may watch."""
+    options = {"bot_delay": 0.0, "substitute_bot": "greedy", "disconnect_grace": 3.0}
+    with app_server(tmp_path, **options) as server:
+        organiser, _ = server.guest()
+        player, _ = server.guest()
+        outsider, _ = server.guest()
+        body = SETTINGS | {"size": 4, "rounds": 1, "absent_seconds": 3}
+        with server.client(organiser) as client, server.peer(player) as me:
+            tid = client.post("/api/tournaments", json=body).json()["id"]
+            with server.client(player) as mine:
+                assert mine.post(f"/api/tournaments/{tid}/register").status_code == 200
+            client.post(f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 3})
+            notice, _ = me.until(lambda m: m["type"] == "tournament_notice", timeout=20)
+            shown = client.get(f"/api/tournaments/{tid}").json()
+            tables = [t["table_id"] for t in shown["rounds"][0]["tables"]]
+            other = next(t for t in tables if t != notice["table"])
+            me.send({"type": "join", "table": other})
+            refused = me.error()
+            assert refused["code"] == "same_cards_hidden", refused
+            with server.peer(outsider) as watcher:
+                watcher.send({"type": "join", "table": notice["table"]})
+                assert watcher.error()["code"] == "same_cards_hidden"
+                me.send({"type": "watch_tournament", "tournament": tid})
+
+                def over(m: dict[str, Any]) -> bool:
+                    return m["type"] == "tournament" and m["tournament"]["status"] == "finished"
+
+                me.until(over, timeout=120)
+                snapshot = watcher.join(other)  # the round is over: anyone may watch
+                assert snapshot["table"] == other
