@@ -190,7 +190,9 @@ def test_nobody_watches_a_table_of_a_same_cards_round_until_it_is_over(tmp_path:
                 me.send({"type": "watch_tournament", "tournament": tid})
 
                 def over(m: dict[str, Any]) -> bool:
-                    return m["type"] == "tournament" and m["tournament"]["status"] == "finished"
+                    return m["type"] == "tournament" and bool(
+                        m["tournament"]["status"] == "finished"
+                    )
 
                 me.until(over, timeout=120)
                 snapshot = watcher.join(other)  # the round is over: anyone may watch
