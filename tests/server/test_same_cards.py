@@ -16,6 +16,7 @@ from typing import Any
 from burraco.engine.record import read_record
 from burraco.engine.vp import vp_table
 from burraco.server.tournament.records import deals_of
+from burraco.server.tournament.samecards import hidden_among
 from burraco.tournament import PlayedTable, compare
 
 from .inprocess import InProcess, app_server, running_app
@@ -47,7 +48,12 @@ def test_a_same_cards_sit_and_go_runs_to_its_standings(tmp_path: Path) -> None:
 async def _sit_and_go(tmp_path: Path) -> None:
     async with running_app(tmp_path, substitute_bot="greedy", disconnect_grace=4.0) as app:
         organiser = await app.guest()
-        person = await app.guest()
+        signed = await app.http.post(
+            "/api/register", json={"name": "carla", "password": "a good password"}
+        )
+        assert signed.status_code == 201, signed.text
+        app.http.cookies.clear()
+        person = {"Authorization": f"Bearer {signed.json()['token']}"}
         made = await app.http.post("/api/tournaments", json=SETTINGS, headers=organiser)
         assert made.status_code == 201, made.text
         tid = made.json()["id"]
@@ -79,6 +85,8 @@ async def _sit_and_go(tmp_path: Path) -> None:
             assert hidden.status_code == 403, hidden.text
             assert hidden.json()["error"] == "same_cards_hidden"
         assert shown["standings"] and all(r["vp"] == 0 for r in shown["standings"])
+        round_tables = [t["table_id"] for t in first["tables"]]
+        assert await hidden_among(app.hub.store, round_tables) == set(round_tables)
 
         async def finished() -> bool:
             status: str = (await view(app, tid))["status"]
@@ -87,6 +95,12 @@ async def _sit_and_go(tmp_path: Path) -> None:
         await app.until(finished, timeout=240)
         final = await view(app, tid)
         await check_against_the_records(app, final)
+        every = [t["table_id"] for r in final["rounds"] for t in r["tables"]]
+        assert await hidden_among(app.hub.store, every) == set()
+        profile = await app.http.get("/api/players/carla")
+        assert profile.status_code == 200, profile.text
+        assert {m["table"] for m in profile.json()["recent"]} <= set(every)
+        assert len(profile.json()["recent"]) == 2  # both rounds, now that they are over
 
 
 def test_a_same_cards_pairs_sit_and_go_compares_the_partnerships(tmp_path: Path) -> None:

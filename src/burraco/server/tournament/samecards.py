@@ -10,6 +10,7 @@ round's start and the decks and salts once it is over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from burraco.store import Store, TournamentStore
@@ -60,6 +61,13 @@ async def hidden(store: Store, table_id: str) -> bool:
     if data is None or not settings_of(data).same_cards:
         return False
     return any(r.number == number and r.status == RoundStatus.PLAYING for r in data.rounds)
+
+
+async def hidden_among(store: Store, table_ids: Sequence[str]) -> set[str]:
+    """Of ``table_ids``, those of a same-cards round still being played (a player's public
+    history leaves them out until the round is over: their result would tell the cards)."""
+    playing = await TournamentStore(store).in_playing_rounds(table_ids)
+    return {t for t, settings in playing.items() if settings.get("same_cards")}
 
 
 def round_deals_json(deals: RoundDeals, *, revealed: bool) -> dict[str, Any]:
