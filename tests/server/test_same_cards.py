@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from burraco.engine.record import read_record
 from burraco.engine.vp import vp_table
@@ -19,6 +23,7 @@ from burraco.server.tournament.records import deals_of
 from burraco.server.tournament.samecards import hidden_among
 from burraco.tournament import PlayedTable, compare
 
+from ._live import live_server
 from .inprocess import InProcess, app_server, running_app
 
 SETTINGS: dict[str, Any] = {
@@ -131,10 +136,16 @@ def test_a_same_cards_pairs_sit_and_go_compares_the_partnerships(tmp_path: Path)
 
 
 async def check_against_the_records(
-    app: InProcess, final: dict[str, Any], *, tables: int = 3, entrants: int = 6
+    app: InProcess | httpx.AsyncClient,
+    final: dict[str, Any],
+    *,
+    tables: int = 3,
+    entrants: int = 6,
 ) -> None:
+    http = app.http if isinstance(app, InProcess) else app
     table = vp_table(final["vp_table"])
-    assert final["vp_table"] == "VP-2"
+    smazzate = final["settings"]["smazzate"]
+    assert final["vp_table"] == f"VP-{smazzate}"  # auto
     vp: dict[str, int] = defaultdict(int)
     mp: dict[str, int] = defaultdict(int)
     assert len(final["rounds"]) == 2
@@ -147,7 +158,7 @@ async def check_against_the_records(
         played = []
         decks = set()
         for t in rnd["tables"]:
-            answer = await app.http.get(f"/api/tables/{t['table_id']}/record")
+            answer = await http.get(f"/api/tables/{t['table_id']}/record")
             assert answer.status_code == 200, answer.text
             record = read_record(answer.text)
             hands = [(h.first, " ".join(str(c) for c in h.deck or ())) for h in record.hands]
@@ -163,7 +174,7 @@ async def check_against_the_records(
         for t in rnd["tables"]:
             c = compared[t["number"]]
             assert t["result"]["mp"] == list(c.mp) and t["result"]["vp"] == list(c.vp)
-            assert [d["deal"] for d in t["result"]["comparison"]] == [1, 2]
+            assert [d["deal"] for d in t["result"]["comparison"]] == list(range(1, smazzate + 1))
             for i, line in enumerate(t["lines"]):
                 for entrant in line:
                     vp[entrant["id"]] += c.vp[i]
@@ -211,3 +222,46 @@ def test_nobody_watches_a_table_of_a_same_cards_round_until_it_is_over(tmp_path:
                 me.until(over, timeout=120)
                 snapshot = watcher.join(other)  # the round is over: anyone may watch
                 assert snapshot["table"] == other
+
+
+def test_a_same_cards_round_goes_on_with_its_decks_after_a_kill(tmp_path: Path) -> None:
+    """The server is killed while round 2 is played; started again on the same database, its
+    tables deal the rest of the round's decks (derived again from the stored seed) and the
+    tournament ends with every table of each round on the same cards."""
+    data = tmp_path / "restart"
+    options = {"bot_delay": 0.0, "substitute_bot": "greedy", "messages_per_second": 1000.0}
+    body = SETTINGS | {"size": 4, "smazzate": 3, "between_smazzate": 1}
+    with live_server(data, **options) as first:
+        token, _ = first.guest()
+        with first.client(token) as client:
+            tid = client.post("/api/tournaments", json=body).json()["id"]
+            client.post(f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 4})
+            deadline = time.monotonic() + 60
+            while True:
+                shown = client.get(f"/api/tournaments/{tid}").json()
+                if len(shown["rounds"]) >= 2 and all(
+                    t["table_id"] for t in shown["rounds"][1]["tables"]
+                ):
+                    break
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        process = first._process
+        assert process is not None
+        process.kill()
+        process.wait()
+    with live_server(data, **options) as second:
+
+        async def after() -> None:
+            async with httpx.AsyncClient(base_url=second.url, trust_env=False) as http:
+                deadline = time.monotonic() + 120
+                while (final := (await http.get(f"/api/tournaments/{tid}")).json())[
+                    "status"
+                ] != "finished":
+                    assert time.monotonic() < deadline
+                    await asyncio.sleep(0.1)
+                await check_against_the_records(http, final, tables=2, entrants=4)
+
+        asyncio.run(after())
+        resumed = re.search(r"ready \((\d+) tables resumed\)", second.log())
+        assert resumed is not None and int(resumed.group(1)) >= 1  # round 2 was being played
+        assert second.traceback_free(), second.log()
