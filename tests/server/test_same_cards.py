@@ -165,6 +165,8 @@ async def check_against_the_records(
             decks.add(tuple(hands))
             assert [deck for _, deck in hands] == [d["deck"] for d in revealed]
             assert hands[0][0] == rnd["same_cards"]["first"]
+            fairness = [(f["commitment"], f["salt"]) for f in record.meta["fairness"]]
+            assert fairness == [(d["commitment"], d["salt"]) for d in revealed]
             assert t["result"]["ended"] == "complete"
             deals = deals_of(answer.text)
             assert [list(d) for d in deals] == t["result"]["deals"]
