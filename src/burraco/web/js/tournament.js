@@ -529,7 +529,8 @@ export class TournamentScreen {
     const hidden = sameCards && round.status !== "finished";
     let outcome = hidden && table.finished ? t("tour.sc.finished") : t("tour.in_play");
     if (result) {
-      outcome = `${result.totals[0]} – ${result.totals[1]} · MP ${result.mp[0]} / ${result.mp[1]} · VP ${result.vp[0]} – ${result.vp[1]}`;
+      const against = result.comparison ? ` ${t("tour.sc.vs_field")}` : "";
+      outcome = `${result.totals[0]} – ${result.totals[1]} ·${against} MP ${result.mp[0]} / ${result.mp[1]} · VP ${result.vp[0]} – ${result.vp[1]}`;
       if (result.ended === "timeout") outcome += ` · ${t("tour.timeout")}`;
       if (result.ended === "forfeit") outcome += ` · ${t("tour.forfeit")}`;
     }
