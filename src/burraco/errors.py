@@ -70,6 +70,7 @@ class ErrorCode(StrEnum):
     REGISTRATION_CLOSED = "registration_closed"
     FULL = "full"
     UNAVAILABLE = "unavailable"
+    SAME_CARDS_HIDDEN = "same_cards_hidden"
     # The club manager.
     NOT_FOUND = "not_found"
     BAD_INPUT = "bad_input"

@@ -87,6 +87,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.BAD_EMAIL: 400,
         C.MUTED: 403,
         C.SUSPENDED: 403,
+        C.SAME_CARDS_HIDDEN: 403,
         C.TABLE_MOVED: 503,
         C.RECONNECT: 503,
         C.NO_SUCH_ROUTE: 404,

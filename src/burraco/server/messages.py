@@ -352,8 +352,9 @@ def action_events(events: list[dict[str, Any]]) -> ActionEvents:
 
 
 class Reveal(TypedDict):
-    deck: str
-    salt: str
+    deck: str | None
+    """None at a same-cards table: the tournament reveals the round's decks after it."""
+    salt: str | None
     commitment: str
 
 
@@ -373,8 +374,8 @@ def smazzata_end(
     score: dict[str, Any],
     totals: list[int],
     *,
-    deck: str,
-    salt: str,
+    deck: str | None,
+    salt: str | None,
     commitment: str,
     hands: list[list[str]],
     next_deal_at: float | None = None,

@@ -44,6 +44,9 @@ class TableConfig:
     or ``forfeit`` (his line loses with the technical score of T14)."""
     absent_seconds: float | None = None
     """The away deadline (None: the server's ``disconnect_grace``)."""
+    same_cards: int | None = None
+    """A same-cards tournament's round (with ``tournament``): the table deals that round's
+    fixed decks in order, its first player the round's (server/tournament/samecards.py)."""
     lesson: bool = False
     """The guided first game (lesson.py): its fixed teaching deal, the learner first."""
     rated: bool = False
@@ -80,7 +83,14 @@ class TableConfig:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("tournament", "absent", "absent_seconds", "lesson", "rated"):  # if default
+        for name in (
+            "tournament",
+            "absent",
+            "absent_seconds",
+            "same_cards",
+            "lesson",
+            "rated",
+        ):  # if default
             if data[name] == TableConfig.__dataclass_fields__[name].default:
                 del data[name]
         data["options"] = {
@@ -111,6 +121,8 @@ class TableConfig:
         self.time_control()
         if self.rated and self.lesson:
             raise RulesError("a lesson is never rated")
+        if self.same_cards is not None and self.tournament is None:
+            raise RulesError("a table plays a round's fixed decks only for a tournament")
         if self.rated and self.tournament is None:
             short = unrated_reason(
                 PRESETS["standard"],

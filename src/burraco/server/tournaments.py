@@ -57,6 +57,7 @@ from .tournament.records import (
     closings_of,
     count_closings,
     counted_entrants,
+    deals_of,
     seats,
     settings_of,
     state_of,
@@ -458,6 +459,8 @@ class TournamentManager:
     ) -> str:
         """A server table for ``row`` with every seat taken, started at once."""
         config = table_config(settings, info.id)
+        if settings.same_cards:  # every table of the round deals the round's decks
+            config = replace(config, same_cards=row.round)
         if smazzate is not None:
             config = replace(config, smazzate=smazzate)
 
@@ -509,6 +512,9 @@ class TournamentManager:
                 return
             totals = [int(t) for t in result["totals"]]
             winner = result.get("winner")
+            deals: tuple[tuple[int, int], ...] = ()
+            if settings_of(data).same_cards:
+                deals = await self._deals(table_id)
             finished = FinishedTable(
                 table_id=table_id,
                 totals=(totals[0], totals[1]),
@@ -516,6 +522,7 @@ class TournamentManager:
                 ended=str(result.get("ended", "complete")),
                 closings=closings,
                 earlier=tuple(EarlierMatch.from_json(p) for p in row.played),
+                deals=deals,
             )
             settled = state_of(data).settle(finished)
             if isinstance(settled, EarlierMatch):
@@ -581,6 +588,20 @@ class TournamentManager:
                 {"totals": list(done.totals), "winner": done.winner, "ended": done.ended},
                 await self._closings(table_id, done),
             )
+
+    async def _deals(self, table_id: str) -> tuple[tuple[int, int], ...]:
+        """A same-cards table's line scores per smazzata, from its stored record (the
+        comparison's input); none (logged) when it cannot be read: the table is then compared
+        on no deal."""
+        done = await self.store.finished_match(table_id)
+        if done is None:
+            log.error("table %s: a same-cards table finished without a stored record", table_id)
+            return ()
+        try:
+            return await asyncio.to_thread(deals_of, done.record)
+        except RecordError:
+            log.exception("table %s: the deals of its record cannot be read", table_id)
+            return ()
 
     @staticmethod
     async def _closings(table_id: str, done: FinishedMatch) -> tuple[int, int] | None:

@@ -494,6 +494,27 @@ class TournamentStore:
             ).first()
             return None if row is None else (row[0], row[1], row[2])
 
+    async def in_playing_rounds(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Of ``table_ids``, the server tables of a tournament round still being played, each
+        with its tournament's settings (one query: a same-cards round hides them)."""
+        if not table_ids:
+            return {}
+        async with self.store.sessions() as session:
+            rows = await session.execute(
+                select(m.TournamentTable.table_id, m.Tournament.settings)
+                .join(m.Tournament, m.Tournament.id == m.TournamentTable.tournament_id)
+                .join(
+                    m.TournamentRound,
+                    (m.TournamentRound.tournament_id == m.TournamentTable.tournament_id)
+                    & (m.TournamentRound.number == m.TournamentTable.round),
+                )
+                .where(
+                    m.TournamentTable.table_id.in_(list(table_ids)),
+                    m.TournamentRound.status == RoundStatus.PLAYING.value,
+                )
+            )
+            return {str(table_id): dict(settings) for table_id, settings in rows.all()}
+
     async def finished_match(self, table_id: str, match_no: int = 1) -> FinishedMatch | None:
         async with self.store.sessions() as session:
             row = await session.get(models.MatchLog, (table_id, match_no))

@@ -50,6 +50,15 @@ from .results import (
     double_forfeit_score,
 )
 from .roundrobin import round_robin, round_robin_round, round_robin_rounds
+from .samecards import (
+    DealComparison,
+    FixedDeal,
+    PlayedTable,
+    RoundDeals,
+    TableComparison,
+    compare,
+    round_deals,
+)
 from .scoring import (
     DEFAULT_VP_TABLE,
     Outcome,
@@ -64,10 +73,12 @@ from .scoring import (
 from .season import PRIZE_PLACES, Season, SeasonRow
 from .settings import (
     MAX_ENTRANTS,
+    PRESETS,
     AbsentPolicy,
     TournamentSettings,
     TournamentSettingsError,
     TournamentSystem,
+    preset,
 )
 from .standings import Row, Standings, Total, competition_places, totals
 from .state import NextRound, RoundRecord, TableRecord, TournamentState
@@ -92,12 +103,14 @@ __all__ = [
     "PAIRING_SYSTEMS",
     "PLAY_ANOTHER_SMAZZATA",
     "POINTS",
+    "PRESETS",
     "PRIZE_PLACES",
     "AbsentPolicy",
     "Admission",
     "BracketMode",
     "ClosingsUnknown",
     "DanishSystem",
+    "DealComparison",
     "EarlierMatch",
     "EntrantId",
     "EntrantKind",
@@ -108,6 +121,7 @@ __all__ = [
     "EveningRow",
     "EveningType",
     "FinishedTable",
+    "FixedDeal",
     "Game",
     "History",
     "Knockout",
@@ -122,8 +136,10 @@ __all__ = [
     "OutcomeKind",
     "Pairing",
     "PairingSystem",
+    "PlayedTable",
     "RankedRow",
     "RematchPolicy",
+    "RoundDeals",
     "RoundDraw",
     "RoundRecord",
     "RoundRobinSystem",
@@ -134,6 +150,7 @@ __all__ = [
     "Seating",
     "Standings",
     "Table",
+    "TableComparison",
     "TableRecord",
     "TableResult",
     "TableVerdict",
@@ -148,6 +165,7 @@ __all__ = [
     "bracket_size",
     "choose_byes",
     "choose_vp_table",
+    "compare",
     "competition_places",
     "danish_round",
     "decide",
@@ -158,7 +176,9 @@ __all__ = [
     "individual_round",
     "pairing_system",
     "partial_elimination",
+    "preset",
     "ranking_points",
+    "round_deals",
     "round_outcomes",
     "round_robin",
     "round_robin_round",

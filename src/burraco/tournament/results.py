@@ -78,6 +78,8 @@ class FinishedTable:
     """Each line's closings (T23), None when they could not be read."""
     earlier: tuple[EarlierMatch, ...] = ()
     """The tied matches played before at this pairing (T23's extra smazzate)."""
+    deals: tuple[Pair, ...] = ()
+    """Each completed smazzata's line scores (a same-cards tournament compares them)."""
 
     @property
     def timed_out(self) -> int | None:
@@ -127,6 +129,10 @@ class TableVerdict:
     """A knockout match's winner (line 0 or 1); None in a VP system."""
     knockout: bool = False
     """Stored with a ``winner`` key (a knockout)."""
+    deals: tuple[Pair, ...] = ()
+    """Each completed smazzata's line scores (stored as ``deals`` in a same-cards
+    tournament; its ``mp`` and ``vp`` are then the table's own, and the comparison with the
+    other tables is what counts: ``TournamentState.comparison``)."""
 
     @property
     def technical(self) -> bool:
@@ -147,6 +153,8 @@ class TableVerdict:
             out["double_forfeit"] = True
         if self.knockout:
             out["winner"] = self.winner
+        if self.deals:
+            out["deals"] = [list(d) for d in self.deals]
         out["mp"], out["vp"] = list(self.mp), list(self.vp)
         return out
 
@@ -165,6 +173,7 @@ class TableVerdict:
             double_forfeit=bool(data.get("double_forfeit")),
             winner=None if winner is None else int(winner),
             knockout="winner" in data,
+            deals=tuple(_pair(d) for d in data.get("deals") or ()),
         )
 
 
@@ -196,4 +205,5 @@ def scored(
         double_forfeit=finished.double_forfeit,
         winner=winner,
         knockout=knockout,
+        deals=finished.deals,
     )

@@ -88,6 +88,11 @@ class TournamentSettings:
     absent_seconds: float | None = None
     """How long a player may be away before that happens (None: the server's grace)."""
     between_smazzate: float = 4.0
+    same_cards: bool = False
+    """*Carte uguali* (docs/tournaments.md, "Same cards"): every table of a round plays the
+    same deals in the same seats, committed before the round and revealed after it; each line
+    is compared with the lines that held the same cards (``burraco.tournament.samecards``).
+    A VP system only (not knockout)."""
     min_players: int = 4
     """T1: a scheduled tournament with fewer players is cancelled."""
     elimination: dict[str, int] | None = None
@@ -136,6 +141,16 @@ class TournamentSettings:
             4 <= self.min_players <= MAX_ENTRANTS,
             "min_players",
             f"min_players must be between 4 and {MAX_ENTRANTS}",
+        )
+        check(
+            isinstance(self.same_cards, bool),
+            "same_cards",
+            "same_cards is true or false",
+        )
+        check(
+            not (self.same_cards and self.system == TournamentSystem.KNOCKOUT),
+            "same_cards",
+            "a same-cards tournament is scored in VP: Danish, round robin or Mitchell",
         )
         if self.elimination:
             self._check_elimination()
@@ -208,8 +223,12 @@ class TournamentSettings:
     # ------------------------------------------------------------------------ JSON
 
     def to_json(self) -> dict[str, Any]:
-        """Every field by name: the JSON stored with the tournament."""
-        return asdict(self)
+        """Every field by name: the JSON stored with the tournament (``same_cards`` only when
+        set, so that other tournaments are stored as they always were)."""
+        out = asdict(self)
+        if not self.same_cards:
+            del out["same_cards"]
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TournamentSettings:
@@ -217,3 +236,22 @@ class TournamentSettings:
         their default)."""
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+PRESETS: Final[Mapping[str, TournamentSettings]] = {
+    "danish": TournamentSettings(),
+    "same_cards": TournamentSettings(same_cards=True),
+    "same_cards_pairs": TournamentSettings(same_cards=True, kind=EntrantKind.PAIRS.value),
+    "knockout": TournamentSettings(system=TournamentSystem.KNOCKOUT.value),
+}
+"""Named starting points for an organiser (``preset(name)``, then ``dataclasses.replace``)."""
+
+
+def preset(name: str) -> TournamentSettings:
+    """The named settings (``danish``, ``same_cards``, ``same_cards_pairs``, ``knockout``)."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise TournamentSettingsError(
+            "preset", f"unknown preset {name!r} (known: {', '.join(PRESETS)})"
+        ) from None

@@ -11,7 +11,7 @@ state never changes itself and never does I/O: the server stores what it decides
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .danish import partial_elimination
@@ -20,6 +20,7 @@ from .history import History
 from .knockout import Knockout, KnockoutRound
 from .pairing import Line, Pairing, Table
 from .results import EarlierMatch, FinishedTable, TableVerdict
+from .samecards import PlayedTable, TableComparison, compare
 from .scoring import Outcome, OutcomeKind, sit_out
 from .settings import TournamentSettings
 from .standings import Standings
@@ -100,10 +101,43 @@ class TournamentState:
         out: list[Outcome] = []
         for rnd in self.rounds:
             out.extend(sit_out(b, rnd.number) for b in rnd.byes)
+            if self.settings.same_cards:
+                out.extend(self._same_cards_outcomes(rnd))
+                continue
             for table in rnd.tables:
                 if table.verdict is not None:
                     out.extend(_outcomes(table.seating, table.verdict, rnd.number))
         return tuple(out)
+
+    def comparison(self, number: int) -> dict[int, TableComparison]:
+        """A same-cards round's comparison, table by table (empty while the round is played,
+        and for the tables that ended by a timeout or a forfeit: T14 scores those)."""
+        rnd = self.round(number)
+        if not self.settings.same_cards or not rnd.finished:
+            return {}
+        played = [
+            PlayedTable(t.number, t.verdict.deals, not t.verdict.technical)
+            for t in rnd.tables
+            if t.verdict is not None
+        ]
+        return compare(played, self.settings.table())
+
+    def _same_cards_outcomes(self, rnd: RoundRecord) -> list[Outcome]:
+        """A same-cards round counts once it is over (before, the other tables' results would
+        tell the cards): the comparison's MP and VP, T14's for a timeout or a forfeit."""
+        if not rnd.finished:
+            return []
+        compared = self.comparison(rnd.number)
+        out: list[Outcome] = []
+        for table in rnd.tables:
+            verdict = table.verdict
+            if verdict is None:
+                continue
+            if table.number in compared:
+                c = compared[table.number]
+                verdict = replace(verdict, mp=c.mp, vp=c.vp)
+            out.extend(_outcomes(table.seating, verdict, rnd.number))
+        return out
 
     def round(self, number: int) -> RoundRecord:
         """Round ``number`` as stored (KeyError if there is none)."""

@@ -13,11 +13,16 @@ from burraco.errors import ErrorCode
 
 from .. import errors
 from ..replay import replay_json
+from ..tournament.samecards import hidden
 from .deps import HubDep, QueryId, current_user
 from .models import ERROR_SCHEMA, INVALID, MatchOut, ReplayOut, answers
 
+HIDDEN = "the other tables of this same-cards round are still playing its cards"
+
 
 async def record(table_id: str, hub: HubDep, match: QueryId = 1) -> Response:
+    if await hidden(hub.store, table_id):
+        return errors.refusal(ErrorCode.SAME_CARDS_HIDDEN, HIDDEN)
     text = await hub.store.match_record(table_id, match)
     if text is None:
         return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
@@ -31,6 +36,8 @@ async def record(table_id: str, hub: HubDep, match: QueryId = 1) -> Response:
 async def replay(table_id: str, hub: HubDep, match: QueryId = 1) -> Response | dict[str, Any]:
     """The finished match replayed by the engine: per smazzata, the public view after the
     deal and after each action, with every seat's hand (the match is over)."""
+    if await hidden(hub.store, table_id):
+        return errors.refusal(ErrorCode.SAME_CARDS_HIDDEN, HIDDEN)
     text = await hub.store.match_record(table_id, match)
     if text is None:
         return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
@@ -71,6 +78,10 @@ def install(app: FastAPI) -> None:
         response_class=PlainTextResponse,
         responses={
             200: {"content": {"application/toml": {"schema": {"type": "string"}}}},
+            403: {
+                "description": "A same-cards round still being played (same_cards_hidden)",
+                "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}},
+            },
             404: {
                 "description": "No finished match there",
                 "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA}}},
@@ -83,7 +94,7 @@ def install(app: FastAPI) -> None:
         replay,
         methods=["GET"],
         response_model=None,
-        responses=answers(ReplayOut, 404, INVALID),
+        responses=answers(ReplayOut, 403, 404, INVALID),
         tags=["history"],
     )
     app.add_api_route(

@@ -12,6 +12,7 @@ from burraco.ratings import BOT_ANCHORS, Mode
 from burraco.ratings.rate import is_provisional
 from burraco.store import ModeStats, PlayerMatchRow, UserInfo
 
+from ..tournament.samecards import hidden_among
 from .deps import HubDep
 from .models import INVALID, LeaderboardOut, PlayerMatchesOut, PlayerRatingsOut, answers
 
@@ -84,6 +85,14 @@ async def player(name: PlayerName, hub: HubDep) -> dict[str, Any]:
         ]
     stats = await hub.profiles.stats(user.id)
     recent = await hub.profiles.matches(user.id, limit=10)
+    # A table of a same-cards round still being played is left out until the round is over.
+    hidden = await hidden_among(
+        hub.store,
+        [r.table_id for r in recent]
+        + [p["table"] for h in history.values() for p in h if p["table"]],
+    )
+    recent = [r for r in recent if r.table_id not in hidden]
+    history = {mode: [p for p in h if p["table"] not in hidden] for mode, h in history.items()}
     return {
         "name": user.name,
         "stats": [_stats_json(st) for st in stats],
@@ -179,6 +188,8 @@ async def player_matches(
         limit=limit,
         offset=offset,
     )
+    hidden = await hidden_among(hub.store, [r.table_id for r in rows])
+    rows = [r for r in rows if r.table_id not in hidden]  # a same-cards round still played
     out: dict[str, Any] = {"matches": [_match_json(r) for r in rows], "versus": None}
     if other is not None:
         every = await hub.profiles.matches(user.id, opponent=other.id, limit=100_000)

@@ -52,6 +52,11 @@ class NewTournament(BaseModel):
         description="T21, Danish only: after round r (the key), entrants below that many VP "
         'are out, e.g. {"1": 7, "2": 14} for 3 rounds',
     )
+    same_cards: bool = Field(
+        False,
+        description="Carte uguali: every table of a round plays the same deals in the same "
+        "seats; each line is compared with the field (docs/tournaments.md)",
+    )
 
 
 class Registration(BaseModel):
@@ -236,6 +241,7 @@ def _settings(body: NewTournament) -> TournamentSettings:
         between_smazzate=body.between_smazzate,
         min_players=body.min_players,
         elimination=body.elimination,
+        same_cards=body.same_cards,
     )
 
 

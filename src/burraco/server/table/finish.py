@@ -78,7 +78,8 @@ class FinishMixin(TableCore):
             )
         if ended == "forfeit":  # nobody came to the table: neither line wins
             return messages.match_result(totals, None, ended)
-        if match.sides == 2 and self.rules.smazzate in (2, 3, 4):
+        # A same-cards table's MP and VP come from the comparison with the other tables.
+        if match.sides == 2 and self.rules.smazzate in (2, 3, 4) and self.config.same_cards is None:
             rs = match.round_score()
             return messages.match_result(
                 totals, match.winner, ended, mp=list(rs.mp), vp=list(rs.vp)

@@ -19,6 +19,8 @@ from .. import messages
 from ..fairness import CommittedDeck, fresh_deck
 from ..lesson import lesson_deck
 from ..protocol import ErrorCode, ProtocolError, encode
+from ..tournament.samecards import committed as committed_deal
+from ..tournament.samecards import deals_for
 from ..wire import events_for, score_json
 from . import commands as cmd
 from .commands import TimerPurpose
@@ -32,8 +34,8 @@ class PlayMixin(TableCore):
     async def _deal(self) -> None:
         match = self.match
         assert match is not None
-        committed = lesson_deck() if self.config.lesson else fresh_deck(self.rules)
         number = len(match.scores) + 1
+        committed = await self._deck_for(number)
         first = match.next_first
         now = time.time()
         seq = self.seq + 1
@@ -59,6 +61,17 @@ class PlayMixin(TableCore):
             self.clock.start_turn(first, now)
         self._publish_numbered(seq, messages.dealt(number, first, committed.commitment), views=True)
         self._after_change()
+
+    async def _deck_for(self, number: int) -> CommittedDeck:
+        """Smazzata ``number``'s deck: the lesson's, a same-cards round's (the tournament's,
+        the same at every table of the round), or a fresh one."""
+        if self.config.lesson:
+            return lesson_deck()
+        if self.config.same_cards is not None:
+            assert self.config.tournament is not None
+            deals = await deals_for(self.hub.store, self.config.tournament, self.config.same_cards)
+            return committed_deal(deals, number)
+        return fresh_deck(self.rules)
 
     def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None:
         assert self.match is not None
@@ -188,8 +201,10 @@ class PlayMixin(TableCore):
             messages.smazzata_end(
                 sheet,
                 list(match.totals),
-                deck=committed.text,
-                salt=committed.salt,
+                # A same-cards round's deck is revealed by the tournament once every table of
+                # the round is over (the other tables are playing the same cards).
+                deck=None if self.config.same_cards is not None else committed.text,
+                salt=None if self.config.same_cards is not None else committed.salt,
                 commitment=committed.commitment,
                 hands=[[str(card) for card in state.hand(s)] for s in range(self.rules.players)],
                 next_deal_at=None if match.is_over else now + pause,

@@ -15,6 +15,7 @@ from ..connection import Connection
 from ..fairness import random_seat
 from ..lesson import LESSON_SEAT
 from ..protocol import ErrorCode, ProtocolError, encode
+from ..tournament.samecards import deals_for, hidden
 from . import commands as cmd
 from .commands import TimerPurpose
 from .core import TableCore, TableError
@@ -55,6 +56,16 @@ class SeatsMixin(TableCore):
         if not conn.joins.take():  # each join is answered with a snapshot or a resend: M5
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many joins; wait a moment")
         seat = self.seat_of(conn.user)
+        if (
+            seat is None
+            and self.config.same_cards is not None
+            and await hidden(self.hub.store, self.id)
+        ):
+            raise ProtocolError(
+                ErrorCode.SAME_CARDS_HIDDEN,
+                "the other tables of this same-cards round are playing the same cards: "
+                "it may be watched once the round is over",
+            )
         previous = self.watchers.get(conn, -2)
         # The seat's news (``back``, ``seats``) goes out before the connection is a watcher:
         # it reaches it inside its answer (the resent events or the snapshot), not ahead of it.
@@ -289,7 +300,14 @@ class SeatsMixin(TableCore):
         await self.hub.store.set_status(
             self.id, TableStatus.PLAYING, match_no=self.match_no, owner=self.hub.config.process_id
         )
-        first = LESSON_SEAT if self.config.lesson else random_seat(self.rules.players)
+        if self.config.lesson:
+            first = LESSON_SEAT
+        elif self.config.same_cards is not None:  # the round's first seat, at every table
+            assert self.config.tournament is not None
+            deals = await deals_for(self.hub.store, self.config.tournament, self.config.same_cards)
+            first = deals.first
+        else:
+            first = random_seat(self.rules.players)
         self.match = Match(self.rules, first=first)
         self.decks, self.hands, self.scores = [], [], []
         self.number = 0

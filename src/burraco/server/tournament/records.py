@@ -120,3 +120,21 @@ def closings_of(text: str) -> tuple[int, int]:
     if replayed.error is not None:
         raise RecordError(f"the record does not replay: {replayed.error}")
     return count_closings((h.closed_by for h in replayed.hands), record.ruleset().players)
+
+
+def deals_of(text: str) -> tuple[tuple[int, int], ...]:
+    """Each completed smazzata's line scores in a finished match, from its record (what a
+    same-cards tournament compares). ``RecordError`` when the record does not replay."""
+    record = read_record(text)
+    replayed = replay(record)
+    if replayed.error is not None:
+        raise RecordError(f"the record does not replay: {replayed.error}")
+    out = []
+    for hand in replayed.hands:
+        if hand.score is None:  # a smazzata cut by a timeout counts for nothing (C33)
+            continue
+        result = hand.score.result
+        if len(result) != 2:
+            raise RecordError(f"a tournament table has two lines, not {len(result)}")
+        out.append((int(result[0]), int(result[1])))
+    return tuple(out)

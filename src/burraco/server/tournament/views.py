@@ -8,9 +8,16 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from burraco.store import EntrantInfo, TournamentData, TournamentInfo
-from burraco.tournament import RankedRow, TournamentState, TournamentStatus
+from burraco.tournament import (
+    RankedRow,
+    RoundStatus,
+    TournamentState,
+    TournamentStatus,
+    round_deals,
+)
 
-from .records import counted_entrants
+from .records import counted_entrants, table_config
+from .samecards import round_deals_json
 
 REGISTRATION_CLOSES: Final = timedelta(minutes=2)
 """T1: registration to a scheduled tournament closes this long before its start."""
@@ -84,6 +91,8 @@ def view(data: TournamentData, state: TournamentState, now: datetime) -> dict[st
         }
         for r in data.rounds
     ]
+    if state.settings.same_cards:
+        _same_cards(out, data, state)
     if state.admitted:
         entrants = {e.entrant: e for e in data.entrants}
         out["standings"] = [_row(row, entrants) for row in state.ranking()]
@@ -91,6 +100,47 @@ def view(data: TournamentData, state: TournamentState, now: datetime) -> dict[st
         out["standings"] = []
     out["eliminated"] = dict(state.eliminated())
     return out
+
+
+def _same_cards(out: dict[str, Any], data: TournamentData, state: TournamentState) -> None:
+    """A same-cards round in the view: its commitments from the start; while it is played no
+    table's result (the others play the same cards), only whether it has finished; once over,
+    the decks and salts, and each table's MP and VP from the comparison with each deal's
+    field (docs/tournaments.md, "Same cards")."""
+    settings = state.settings
+    rules = table_config(settings, data.info.id).ruleset()
+    for rnd in out["rounds"]:
+        number = rnd["number"]
+        over = rnd["status"] == RoundStatus.FINISHED
+        deals = round_deals(data.info.seed, number, rules, settings.smazzate)
+        rnd["same_cards"] = round_deals_json(deals, revealed=over)
+        compared = state.comparison(number) if over else {}
+        for table in rnd["tables"]:
+            table["finished"] = table["result"] is not None
+            if not over:
+                table["result"] = None
+                continue
+            c = compared.get(table["number"])
+            if c is None or table["result"] is None:
+                continue
+            table["result"] = {
+                **table["result"],
+                "table_mp": table["result"]["mp"],
+                "table_vp": table["result"]["vp"],
+                "mp": list(c.mp),
+                "vp": list(c.vp),
+                "comparison": [
+                    {
+                        "deal": d.deal,
+                        "mp": d.mp,
+                        "field": None if d.field is None else round(float(d.field), 1),
+                        "difference": round(float(d.difference), 1),
+                        "others": d.others,
+                    }
+                    for d in c.deals
+                ],
+                "exact": round(float(c.exact), 2),
+            }
 
 
 def _row(ranked: RankedRow, entrants: Mapping[str, EntrantInfo]) -> dict[str, Any]:

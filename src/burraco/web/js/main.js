@@ -1,5 +1,6 @@
 // Start-up and navigation: / (lobby, or the first screen with signing in), /?table=ID (a table: play, wait, or watch),
-// /?replay=ID&match=N (the replay of a finished match), /?club[=ID] (the club manager),
+// /?replay=ID&match=N (the replay of a finished match), /?samecards=TOURNAMENT&round=R&deal=K
+// (a same-cards round's deal at every table, side by side), /?club[=ID] (the club manager),
 // /?timer=EVENING (a club evening's room timer, no login needed), /?tournaments and
 // /?tournament=ID (online tournaments), /?rules[=PRESET] (how to play; no login needed),
 // /?ratings=MODE[&month=YYYY-MM] (leaderboards) and /?player=NAME (a profile; both public).
@@ -17,6 +18,7 @@ import { LeaderboardScreen, ProfileScreen } from "./ratingspage.js";
 import { AccountScreen, ForgotScreen, LegalScreen, ResetScreen, VerifyScreen } from "./accountpage.js";
 import { AdminScreen } from "./adminpage.js";
 import { RulesScreen } from "./rulespage.js";
+import { SameCardsScreen } from "./samecards.js";
 import { applySettings } from "./settings.js";
 import { TournamentListScreen, TournamentScreen } from "./tournament.js";
 
@@ -60,6 +62,11 @@ async function route() {
   const replayId = params.get("replay");
   if (replayId) {
     show(new ReplayScreen(app, ctx, replayId, Number(params.get("match")) || 1));
+    return;
+  }
+  const sameCards = params.get("samecards");
+  if (sameCards) {
+    show(new SameCardsScreen(app, ctx, sameCards, Number(params.get("round")) || 1, Number(params.get("deal")) || 1));
     return;
   }
   if (params.get("rules") !== null) {

@@ -913,7 +913,10 @@ export class TableScreen {
       h("details", { class: "fairness" },
         h("summary", { text: t("sheet.fairness") }),
         h("p", { class: "mono", text: `${t("sheet.commitment")}: ${sheet.reveal.commitment}` }),
-        h("p", { class: "mono", text: `${t("sheet.salt")}: ${sheet.reveal.salt}` }),
+        // A same-cards table: the tournament reveals the round's decks once the round is over.
+        sheet.reveal.salt
+          ? h("p", { class: "mono", text: `${t("sheet.salt")}: ${sheet.reveal.salt}` })
+          : h("p", { class: "muted", dataset: { revealLater: "yes" }, text: t("sheet.reveal_later") }),
       ),
       h("div", { class: "modal-actions" },
         sheet.nextDealAt ? h("span", { class: "muted next-deal", dataset: { nextDeal: String(sheet.nextDealAt) }, "aria-live": "off" }) : null,

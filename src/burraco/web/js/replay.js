@@ -106,15 +106,7 @@ export class ReplayScreen {
   }
 
   actionText(text) {
-    if (!text) return t("replay.deal");
-    const [seatText, verb, ...args] = text.split(" ");
-    const name = this.names()[Number(seatText)] ?? seatText;
-    if (verb === "draw") return t("replay.draw", { name });
-    if (verb === "pickup") return t("replay.pickup", { name });
-    if (verb === "open") return t("replay.open", { name, cards: cardsText(args) });
-    if (verb === "attach") return t("replay.attach", { name, n: args[0], cards: cardsText(args.slice(1)) });
-    if (verb === "discard") return t("replay.discard", { name, card: cardsText(args) });
-    return text;
+    return actionWords(text, this.names());
   }
 
   render() {
@@ -190,10 +182,23 @@ export class ReplayScreen {
   }
 }
 
+/** A record's action in words ("Anna draws"), ``names`` by seat; the deal when none. */
+export function actionWords(text, names) {
+  if (!text) return t("replay.deal");
+  const [seatText, verb, ...args] = text.split(" ");
+  const name = names[Number(seatText)] ?? seatText;
+  if (verb === "draw") return t("replay.draw", { name });
+  if (verb === "pickup") return t("replay.pickup", { name });
+  if (verb === "open") return t("replay.open", { name, cards: cardsText(args) });
+  if (verb === "attach") return t("replay.attach", { name, n: args[0], cards: cardsText(args.slice(1)) });
+  if (verb === "discard") return t("replay.discard", { name, card: cardsText(args) });
+  return text;
+}
+
 /** The step's action as the felt's "last move" (tableview.js lastMove reads engine-event
  * shapes): a record's text names the seat, the verb and its cards; a new meld is the line's
  * highest-numbered one. */
-function lastFromText(text, view) {
+export function lastFromText(text, view) {
   if (!text) return null;
   const [seatText, verb, ...words] = text.split(" ");
   const seat = Number(seatText);

@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import { pageHeader } from "./header.js";
 import { errorWords, has, language, t } from "./i18n.js";
 import { clockEach } from "./play.js";
+import { sameCardsUrl, signedMp } from "./samecards.js";
 import { botLabel } from "./tableview.js";
 
 const SYSTEMS = ["danish", "round_robin", "mitchell", "knockout"];
@@ -77,6 +78,7 @@ function topbar(ctx, title) {
 export function describeTournament(tour) {
   const s = tour.settings || {};
   const parts = [t(`tour.system.${s.system || "danish"}`), t(`tour.kind.${s.kind || "individual"}`)];
+  if (s.same_cards) parts.unshift(t("tour.same_cards"));
   const rounds = tour.rounds_total || s.rounds;
   if (rounds) parts.push(t("tour.rounds_n", { n: rounds }));
   parts.push(t("cfg.smazzate", { n: s.smazzate || 3 }));
@@ -117,7 +119,7 @@ export class TournamentListScreen {
     this.tournaments = [];
     this.invitations = [];
     this.message = "";
-    this.form = { name: "", start: "sitgo", size: 8, startsAt: "", kind: "individual", system: "danish", rounds: 3, smazzate: 3, clock: "none", absent: "bot", elimination: "" };
+    this.form = { name: "", start: "sitgo", size: 8, startsAt: "", kind: "individual", system: "danish", rounds: 3, smazzate: 3, clock: "none", absent: "bot", elimination: "", sameCards: false };
   }
 
   mount() {
@@ -209,6 +211,12 @@ export class TournamentListScreen {
           h("span", { class: "hint", dataset: { help: "elimination" }, text: t("tour.form.elimination.help") }),
           h("span", { class: "muted small", text: t("tour.rule_ref", { rule: "T21" }) }))
         : null,
+      f.system !== "knockout"
+        ? h("label", { class: "field check" },
+          h("input", { type: "checkbox", name: "sameCards", checked: f.sameCards }),
+          h("span", { text: t("tour.same_cards") }),
+          h("span", { class: "hint", dataset: { help: "same-cards" }, text: t("tour.form.same_cards.help") }))
+        : null,
       h("label", { class: "field" }, h("span", { text: t("tour.form.smazzate") }),
         h("select", { name: "smazzate" }, [1, 2, 3, 4].map((n) => h("option", { value: String(n), selected: n === f.smazzate, text: t("cfg.smazzate", { n }) })))),
       h("label", { class: "field" }, h("span", { text: t("create.clock") }),
@@ -246,6 +254,7 @@ export class TournamentListScreen {
     f.clock = String(data.get("clock") || f.clock);
     f.absent = String(data.get("absent") || f.absent);
     if (data.get("elimination") !== null) f.elimination = String(data.get("elimination"));
+    f.sameCards = f.system !== "knockout" && data.get("sameCards") !== null;
   }
 
   async create() {
@@ -255,6 +264,7 @@ export class TournamentListScreen {
     if (f.start === "sitgo") body.size = f.size;
     else body.starts_at = f.startsAt ? new Date(f.startsAt).toISOString() : null;
     if (f.system === "danish") body.rounds = f.rounds;
+    if (f.sameCards) body.same_cards = true;
     if (f.system === "danish" && f.rounds > 1 && f.elimination.trim()) {
       const elimination = parseElimination(f.elimination);
       if (!elimination) {
@@ -399,7 +409,7 @@ export class TournamentScreen {
     if (!mine || !this.tour.rounds.length) return null;
     const last = this.tour.rounds[this.tour.rounds.length - 1];
     for (const table of last.tables) {
-      if (table.result) continue;
+      if (table.result || table.finished) continue;
       if (table.lines.some((line) => line.some((e) => e.id === mine.id))) return table.table_id;
     }
     return null;
@@ -485,19 +495,42 @@ export class TournamentScreen {
     return [...tour.rounds].reverse().map((round) =>
       h("div", { class: "tour-round", dataset: { round: String(round.number), status: round.status } },
         h("h3", { text: t("tour.round", { n: round.number, total: tour.rounds_total || "?" }) + (round.status === "playing" ? ` · ${t("tour.playing")}` : "") }),
+        round.same_cards ? this.sameCardsRound(tour, round) : null,
         h("ul", { class: "rows" },
-          round.tables.map((table) => this.tableRow(table)),
+          round.tables.map((table) => this.tableRow(table, round)),
           round.byes.map((bye) => h("li", { class: "row bye" }, h("span", { text: t("tour.bye", { name: bye.name }) }))),
         ),
       ));
   }
 
-  tableRow(table) {
+  /** A same-cards round: its commitments (published at its start), and once it is over a
+   * link per deal to every table's play of it side by side. */
+  sameCardsRound(tour, round) {
+    const sc = round.same_cards;
+    const over = round.status === "finished";
+    return h("div", { class: "sc-round", dataset: { sameCards: over ? "revealed" : "committed" } },
+      h("p", { class: "muted small", text: over ? t("tour.sc.revealed") : t("tour.sc.hidden") }),
+      h("details", { class: "fairness" },
+        h("summary", { text: t("tour.sc.commitments") }),
+        sc.deals.map((d) => h("p", { class: "mono small", dataset: { deal: String(d.number) } }, `${d.number}. ${d.commitment}`, d.salt ? ` · ${t("sheet.salt")}: ${d.salt}` : ""))),
+      over
+        ? h("p", { class: "sc-links" }, sc.deals.map((d) => {
+          const url = sameCardsUrl(tour.id, round.number, d.number);
+          return h("a", { class: "btn small", href: url, dataset: { link: "same-cards", deal: String(d.number) }, onclick: (e) => { e.preventDefault(); this.ctx.navigate(url); } }, t("tour.sc.side_by_side", { n: d.number }));
+        }))
+        : null,
+    );
+  }
+
+  tableRow(table, round) {
     const names = table.lines.map((line) => line.map((e) => e.name).join(" & "));
     const result = table.result;
-    let outcome = t("tour.in_play");
+    const sameCards = Boolean(round && round.same_cards);
+    const hidden = sameCards && round.status !== "finished";
+    let outcome = hidden && table.finished ? t("tour.sc.finished") : t("tour.in_play");
     if (result) {
-      outcome = `${result.totals[0]} – ${result.totals[1]} · MP ${result.mp[0]} / ${result.mp[1]} · VP ${result.vp[0]} – ${result.vp[1]}`;
+      const against = result.comparison ? ` ${t("tour.sc.vs_field")}` : "";
+      outcome = `${result.totals[0]} – ${result.totals[1]} ·${against} MP ${result.mp[0]} / ${result.mp[1]} · VP ${result.vp[0]} – ${result.vp[1]}`;
       if (result.ended === "timeout") outcome += ` · ${t("tour.timeout")}`;
       if (result.ended === "forfeit") outcome += ` · ${t("tour.forfeit")}`;
     }
@@ -505,12 +538,33 @@ export class TournamentScreen {
       h("div", { class: "row-main" },
         h("span", { class: "row-title", text: `${t("tour.table_n", { n: table.number })}: ${names[0]} – ${names[1]}` }),
         h("span", { class: "muted", text: outcome }),
+        result && result.comparison ? this.comparisonTable(result) : null,
       ),
-      table.table_id
+      // A table of a same-cards round is not watched while the round is played (the others
+      // play the same cards): the player's own link is "go to your table" above.
+      table.table_id && !hidden
         ? h("div", { class: "row-actions" },
           h("a", { class: "btn small ghost", href: `/?table=${encodeURIComponent(table.table_id)}`, onclick: (e) => { e.preventDefault(); this.ctx.navigate(`/?table=${encodeURIComponent(table.table_id)}`); } }, result ? t("tour.see_table") : t("lobby.watch")))
         : null,
     );
+  }
+
+  /** Each deal of a compared table: line 0's MP, the field's average and the difference. */
+  comparisonTable(result) {
+    return h("details", { class: "sc-detail" },
+      h("summary", { text: t("tour.sc.per_deal") }),
+      h("table", { class: "tour-table sc-compare" },
+        h("thead", {}, h("tr", {},
+          h("th", { text: t("tour.sc.deal") }), h("th", { text: "MP" }),
+          h("th", { text: t("sc.field") }), h("th", { text: t("sc.difference") }))),
+        h("tbody", {}, result.comparison.map((c) => h("tr", { dataset: { deal: String(c.deal) } },
+          h("td", { text: String(c.deal) }),
+          h("td", { class: "num", text: signedMp(c.mp) }),
+          h("td", { class: "num", text: signedMp(c.field) }),
+          h("td", { class: "num", text: signedMp(c.difference) })))),
+        h("tfoot", {}, h("tr", {},
+          h("th", { colspan: "3", text: t("tour.sc.sum") }),
+          h("td", { class: "num", text: `${signedMp(result.exact)} → ${signedMp(result.mp[0])}` })))));
   }
 
   entrants(tour) {
