@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from pydantic import BaseModel, Field
 
-from burraco.errors import ErrorCode
+from burraco.errors import ErrorCode, ServiceError
 from burraco.tournament.recurrence import Recurrence
 
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
@@ -241,7 +241,11 @@ def _settings(body: NewTournament) -> TournamentSettings:
 
 @router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
 async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
-    """A new Sit&Go or scheduled tournament (the creator is its organiser)."""
+    """A new Sit&Go or scheduled tournament (the creator is its organiser; not a bot)."""
+    if me.is_bot:
+        raise ServiceError(
+            ErrorCode.FORBIDDEN, "a bot account cannot do that", detail="bot_account"
+        )
     settings = _settings(body)
     return await tm.create(
         me,
