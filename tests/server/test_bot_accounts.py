@@ -68,7 +68,7 @@ def test_bot_accounts_tokens_limits_and_marks(tmp_path: Path) -> None:
             assert over["detail"] == {"code": "bot_accounts", "params": {"limit": 3}}
             listed = await call(app, "GET", "/api/account/bots", gina, 200)
             assert [b["name"] for b in listed["bots"]] == ["GinaBot", "GinaBot2", "GinaBot3"]
-            assert listed["limit"] == 3 and "token\":" not in json.dumps(listed).replace(
+            assert listed["limit"] == 3 and 'token":' not in json.dumps(listed).replace(
                 '"token": true', ""
             )
             # What a bot may not do.

@@ -64,7 +64,7 @@ class ServerConfig:
     """Bots an organiser may enter in one tournament (a Sit&Go of bots is bounded by it)."""
     bot_accounts_per_owner: int = 3
     """Bot accounts one person may register (docs/accounts.md, "Bot accounts")."""
-    bot_messages_per_second: float = 5.0
+    bot_messages_per_second: float = 10.0
     """A bot account's WebSocket messages, over all its sockets, sustained (bursts of 4 s'
     worth); beyond that ``rate_limited``. A person's limit is per socket instead."""
     bot_max_sockets: int = 4
