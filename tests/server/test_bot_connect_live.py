@@ -105,9 +105,12 @@ def _connector(server: LiveServer, token: str, command: str, *extra: str) -> sub
     )
 
 
-async def _play_as_person(server: LiveServer, token: str, bot: str) -> dict[str, Any]:
-    """Challenge ``bot`` to a one-smazzata table and play it (the first legal action, always)
-    to the end; the ``match_end`` event and the table's seats."""
+async def _play_as_person(
+    server: LiveServer, token: str, bot: str | None, *, quickplay: bool = False
+) -> dict[str, Any]:
+    """Challenge ``bot`` to a one-smazzata table (or, ``quickplay``, queue for quick play) and
+    play it (the first legal action, always) to the end; the ``match_end`` event and the
+    table's seats."""
     headers = {"Authorization": f"Bearer {token}"}
     async with connect(
         server.ws_url, additional_headers=headers, proxy=None, max_size=1 << 22
@@ -115,11 +118,23 @@ async def _play_as_person(server: LiveServer, token: str, bot: str) -> dict[str,
         welcome = json.loads(await socket.recv())
         assert welcome["type"] == "welcome"
         async with httpx.AsyncClient(base_url=server.url, headers=headers, trust_env=False) as http:
-            challenge = await http.post(
-                "/api/challenges", json={"player": bot, "table": {"smazzate": 1}}
-            )
-            assert challenge.status_code == 201, challenge.text
-            table = challenge.json()["table"]
+            if quickplay:
+                queued = await http.post(
+                    "/api/quickplay",
+                    json={"players": 2, "rules": "italian", "clock": "none", "rated": False},
+                )
+                assert queued.status_code == 200, queued.text
+                table = queued.json().get("table")
+                while table is None:
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 30))
+                    if message["type"] == "quickplay":
+                        table = message["table"]
+            else:
+                challenge = await http.post(
+                    "/api/challenges", json={"player": bot, "table": {"smazzate": 1}}
+                )
+                assert challenge.status_code == 201, challenge.text
+                table = challenge.json()["table"]
             await socket.send(json.dumps({"type": "join", "table": table}))
             seats: list[dict[str, Any]] = []
             refs = 0
@@ -225,6 +240,44 @@ def test_a_crashing_bot_and_a_late_bot_lose_their_moves_and_the_matches_end(
         assert crash_code == 0 and late_code == 0, (crash_err, late_err)
         assert "crashed" in crash_err and "exit" in crash_err.split("crashed:")[-1], crash_err
         assert "late " in late_err and "crashed" not in late_err, late_err
+        assert "Traceback" not in server.log()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+        server.stop()
+
+
+def test_a_bot_joins_quick_play_through_bot_connect(tmp_path: Path) -> None:
+    """``--accept quickplay``: the connector queues the bot; a person queues for the same kind
+    of table; they are seated together (quick play's three smazzate) and play to the end."""
+    server = LiveServer(tmp_path / "server", **SETTINGS)
+    server.start()
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=20) as http:
+            lia = _person(http, "Lia")
+            token = _bot(http, lia, "LiaBot")
+        processes.append(
+            _connector(server, token, f"{sys.executable} {EXAMPLE}", "--accept", "quickplay")
+        )
+        deadline = time.monotonic() + 20
+        with httpx.Client(base_url=server.url, trust_env=False) as http:
+            as_bot = {"Authorization": f"Bearer {token}"}
+            while http.get("/api/quickplay", headers=as_bot).json()["status"] != "waiting":
+                assert time.monotonic() < deadline, "the bot did not queue"
+                time.sleep(0.2)
+        played = asyncio.run(_play_as_person(server, lia, None, quickplay=True))
+        assert played["end"]["ended"] == "complete"
+        seats = played["table"]["seats"]
+        assert sorted((s["name"], s["bot_account"]) for s in seats) == [
+            ("Lia", False),
+            ("LiaBot", True),
+        ]
+        code, err = _finished(processes[0])
+        assert code == 0, err
+        assert "waiting in quick play" in err and "quick play: playing at table" in err, err
         assert "Traceback" not in server.log()
     finally:
         for process in processes:
