@@ -8,11 +8,15 @@ late lose their moves to T13's default, as in the arena, and their matches still
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import socket as sockets
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -106,11 +110,16 @@ def _connector(server: LiveServer, token: str, command: str, *extra: str) -> sub
 
 
 async def _play_as_person(
-    server: LiveServer, token: str, bot: str | None, *, quickplay: bool = False
+    server: LiveServer,
+    token: str,
+    bot: str | None,
+    *,
+    quickplay: bool = False,
+    cut: tuple[int, Callable[[], None]] | None = None,
 ) -> dict[str, Any]:
     """Challenge ``bot`` to a one-smazzata table (or, ``quickplay``, queue for quick play) and
     play it (the first legal action, always) to the end; the ``match_end`` event and the
-    table's seats."""
+    table's seats. ``cut``: (n, f), f is called once at the n-th event of the table."""
     headers = {"Authorization": f"Bearer {token}"}
     async with connect(
         server.ws_url, additional_headers=headers, proxy=None, max_size=1 << 22
@@ -143,6 +152,9 @@ async def _play_as_person(
                 left = deadline - time.monotonic()
                 assert left > 0, f"the match at {table} did not end in time"
                 message = json.loads(await asyncio.wait_for(socket.recv(), left))
+                if cut is not None and message.get("type") == "event" and message["seq"] >= cut[0]:
+                    cut[1]()
+                    cut = None
                 if message.get("kind") == "seats":
                     seats = message["seats"]
                 if message.get("kind") == "smazzata_end" and "next_deal_at" in message:
@@ -284,4 +296,91 @@ def test_a_bot_joins_quick_play_through_bot_connect(tmp_path: Path) -> None:
             if process.poll() is None:
                 process.kill()
                 process.communicate()
+        server.stop()
+
+
+class CuttingProxy:
+    """A TCP relay on 127.0.0.1 in front of the server whose open connections can be cut at
+    once (a dropped network), while it keeps taking new ones."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = sockets.socket()
+        self.listener.setsockopt(sockets.SOL_SOCKET, sockets.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.open: list[sockets.socket] = []
+        self.cuts = 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = sockets.create_connection(("127.0.0.1", self.target))
+            with self.lock:
+                self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: sockets.socket, sink: sockets.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(sockets.SHUT_RDWR)
+
+    def cut(self) -> None:
+        with self.lock:
+            dropped, self.open = self.open, []
+        self.cuts += 1
+        for end in dropped:
+            with contextlib.suppress(OSError):
+                end.shutdown(sockets.SHUT_RDWR)
+            end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+def test_bot_connect_reconnects_after_a_dropped_socket_and_plays_on(tmp_path: Path) -> None:
+    """The network between the connector and the server is cut in the middle of the match:
+    the connector opens its socket again, joins with its last event number (the missed events,
+    then ``synced``) and the match goes on to its end with no move lost."""
+    server = LiveServer(tmp_path / "server", **SETTINGS)
+    server.start()
+    proxy = CuttingProxy(server.port)
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=20) as http:
+            nina = _person(http, "Nina")
+            token = _bot(http, nina, "NinaBot")
+        behind = LiveServer.__new__(LiveServer)  # the connector's view of the server: the proxy
+        behind.port = proxy.port
+        processes.append(_connector(behind, token, f"{sys.executable} {EXAMPLE}"))
+        time.sleep(1.5)
+        played = asyncio.run(_play_as_person(server, nina, "NinaBot", cut=(30, proxy.cut)))
+        assert proxy.cuts == 1
+        assert played["end"]["ended"] == "complete"
+        code, err = _finished(processes[0])
+        assert code == 0, err
+        assert "connection lost" in err and "moves lost: none" in err, err
+        assert "Traceback" not in server.log()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+        proxy.close()
         server.stop()

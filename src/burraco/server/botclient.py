@@ -146,6 +146,8 @@ class BotClient:
         self._done = asyncio.Event()
         self._refs = 0
         self._closing: asyncio.Future[None] | None = None
+        self._looked_at: set[str] = set()
+        """Tables of invitations already looked at (``_missed_invitations``)."""
 
     # ------------------------------------------------------------------------------- HTTP
 
@@ -244,11 +246,16 @@ class BotClient:
                 if welcome.get("type") != "welcome":
                     raise ConnectError(f"the server did not welcome the bot: {welcome}")
                 for play in self.tables.values():
+                    # A move sent on the socket that dropped either reached the table (its
+                    # event comes in the resend) or was lost with it: decide again from the
+                    # view that ``synced`` brings.
+                    play.pending = None
                     if not play.over:
                         await self._send(
                             {"type": "join", "table": play.id}
                             | ({} if play.last_seq is None else {"last_seq": play.last_seq})
                         )
+                await self._missed_invitations()
                 await self._maybe_queue()
                 async for frame in socket:
                     await self._handle(json.loads(frame))
@@ -308,6 +315,32 @@ class BotClient:
         await self._send({"type": "join", "table": table_id})
         return True
 
+    async def _missed_invitations(self) -> None:
+        """The invitations that came while the socket was not open (at start, or while it was
+        dropped): the server keeps each player's last ten (``GET /api/friends``), and a table
+        still waiting for players is taken as if the invitation had just arrived."""
+        if "challenges" not in self.settings.accept:
+            return
+        try:
+            found = await self.http("GET", "/api/friends")
+        except ServerRefusal as refusal:
+            self.say(f"cannot read the invitations: {refusal}")
+            return
+        for invitation in found.get("invitations") or []:
+            table = invitation.get("table")
+            if not isinstance(table, str) or table in self.tables or table in self._looked_at:
+                continue
+            self._looked_at.add(table)
+            if not self._room():
+                return
+            try:
+                info = await self.http("GET", f"/api/tables/{table}")
+            except ServerRefusal:
+                continue
+            if info.get("status") == "open":
+                self.say(f"{invitation.get('kind')} from {invitation.get('by')}: accepted")
+                await self._take(table)
+
     async def _maybe_queue(self) -> None:
         if "quickplay" not in self.settings.accept or self._queued or not self._room():
             return
@@ -351,6 +384,7 @@ class BotClient:
         if kind == "invitation":
             if "challenges" in self.settings.accept and self._room():
                 by, table = message.get("by"), str(message.get("table"))
+                self._looked_at.add(table)
                 self.say(f"{message.get('kind')} from {by}: accepted")
                 await self._take(table)
             return
