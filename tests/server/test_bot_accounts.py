@@ -165,3 +165,25 @@ def test_a_bot_cannot_chat_and_its_messages_are_limited_per_account(tmp_path: Pa
         second.close()
     finally:
         server.stop()
+
+
+def test_a_moderator_bans_a_bot_like_a_user(tmp_path: Path) -> None:
+    """The ban ends the bot's token; its owner cannot give it a new one until it is pardoned."""
+    from .test_moderation import make
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            owner, mara = await register(app, "Olga"), await register(app, "Mara")
+            await make(app, "Mara", "moderator")
+            made = await call(app, "POST", "/api/account/bots", owner, 201, name="OlgaBot")
+            await call(app, "GET", "/api/me", bearer(made["token"]), 200)
+            await call(app, "POST", "/api/admin/users/OlgaBot/ban", mara, 200, reason="spam")
+            await call(app, "GET", "/api/me", bearer(made["token"]), 401)
+            refused = await call(app, "POST", "/api/account/bots/OlgaBot/token", owner, 403)
+            assert refused["error"] == "suspended"
+            assert refused["detail"]["code"] == "bot_shut_out"
+            await call(app, "POST", "/api/admin/users/OlgaBot/pardon", mara, 200, reason="ok")
+            fresh = await call(app, "POST", "/api/account/bots/OlgaBot/token", owner, 200)
+            await call(app, "GET", "/api/me", bearer(fresh["token"]), 200)
+
+    asyncio.run(scenario())
