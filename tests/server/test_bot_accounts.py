@@ -188,3 +188,42 @@ def test_a_moderator_bans_a_bot_like_a_user(tmp_path: Path) -> None:
             await call(app, "GET", "/api/me", bearer(fresh["token"]), 200)
 
     asyncio.run(scenario())
+
+
+def test_a_bot_account_is_rated_as_a_person_is(tmp_path: Path) -> None:
+    """At a rated table a bot account's rating moves (it is no fixed anchor): here it leaves
+    the match, its line forfeits, and it loses rating as a person who abandons does; the
+    leaderboard lists it, marked as a bot."""
+    server = AppServer(tmp_path, disconnect_grace=1.0, presence_quiet_seconds=0.2, bot_delay=0.0)
+    server.start()
+    try:
+        with server.client() as http:
+            owner = http.post("/api/register", json={"name": "Dora", "password": PASSWORD})
+            http.cookies.clear()
+            dora = owner.json()["token"]
+            token = http.post(
+                "/api/account/bots", json={"name": "DoraBot"}, headers=bearer(dora)
+            ).json()["token"]
+            table = http.post(
+                "/api/tables", json={"smazzate": 3, "rated": True, "seat": 0}, headers=bearer(dora)
+            ).json()["id"]
+        person, bot = server.peer(dora), server.peer(token)
+        for peer in (person, bot):
+            peer.send({"type": "join", "table": table})
+            peer.until(lambda m: m["type"] == "snapshot")
+        with server.client() as http:
+            sat = http.post(f"/api/tables/{table}/sit", json={"seat": 1}, headers=bearer(token))
+            assert sat.status_code == 200, sat.text
+        bot.close()  # gone: past the away deadline its line forfeits
+        end, _ = person.until(lambda m: m.get("kind") == "match_end", timeout=30)
+        person.close()
+        assert end["ended"] == "forfeit" and end["winner"] == 0
+        changes = {c["seat"]: c for c in end["rating"]["changes"]}
+        assert changes[1]["result"] == "abandoned"
+        assert changes[1]["before"] == 1500 and changes[1]["after"] < 1500
+        with server.client() as http:
+            board = http.get("/api/ratings/2p?provisional=true").json()
+        marks = {p["name"]: p["bot"] for p in board["players"]}
+        assert marks == {"Dora": False, "DoraBot": True}
+    finally:
+        server.stop()
