@@ -77,9 +77,13 @@ def test_bot_accounts_tokens_limits_and_marks(tmp_path: Path) -> None:
                 ("/api/account/bots", {"name": "BotsBot"}),
                 ("/api/friends", {"player": "Gina"}),
                 ("/api/tournaments", {"name": "Bots", "start": "sitgo", "size": 4}),
+                ("/api/tournaments/none/register", {}),
+                ("/api/account/email", {"email": "bot@example.org"}),
             ):
                 answer = await call(app, "POST", path, bot, 403, **body)
                 assert answer["detail"]["code"] == "bot_account", path
+            refused = await call(app, "GET", "/api/account", bot, 403)
+            assert refused["detail"]["code"] == "bot_account"
             # Regenerated: the old token stops; revoked: none works; another owner's: 404.
             fresh = await call(app, "POST", "/api/account/bots/ginabot/token", gina, 200)
             await call(app, "GET", "/api/me", bearer(token), 401)

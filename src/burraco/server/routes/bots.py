@@ -17,7 +17,7 @@ from burraco.store import BotLimit, BotRow, NameTaken, UserInfo
 
 from .. import auth
 from ..hub import Hub
-from .deps import CurrentUser, HubDep
+from .deps import CurrentUser, HubDep, refuse_bot
 from .models import INVALID, BotAccountOut, BotListOut, BotTokenOut, answers
 
 
@@ -31,10 +31,7 @@ def _owner(user: UserInfo) -> None:
         raise ServiceError(
             ErrorCode.FORBIDDEN, "register to create bot accounts", detail="guest_bots"
         )
-    if user.is_bot:
-        raise ServiceError(
-            ErrorCode.FORBIDDEN, "a bot account cannot do that", detail="bot_account"
-        )
+    refuse_bot(user)
 
 
 def _row(row: BotRow) -> dict[str, Any]:

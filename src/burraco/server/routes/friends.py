@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from burraco.errors import ErrorCode, ServiceError
 
-from .deps import CurrentUser, HubDep
+from .deps import CurrentUser, HubDep, refuse_bot
 from .lobby import NewTable, create
 from .models import INVALID, answers
 
@@ -79,10 +79,7 @@ async def _person(hub: Any, name: str, me: Any) -> Any:
 async def follow(body: FollowRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
     if user.is_guest:
         raise ServiceError(ErrorCode.FORBIDDEN, "register to have friends", detail="guest_friends")
-    if user.is_bot:
-        raise ServiceError(
-            ErrorCode.FORBIDDEN, "a bot account cannot do that", detail="bot_account"
-        )
+    refuse_bot(user)
     other = await _person(hub, body.player, user)
     await hub.moderation.relate(user.id, other.id, "follow", now=datetime.now(UTC))
     return await friends(user, hub)

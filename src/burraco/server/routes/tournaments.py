@@ -14,11 +14,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from pydantic import BaseModel, Field
 
-from burraco.errors import ErrorCode, ServiceError
+from burraco.errors import ErrorCode
 from burraco.tournament.recurrence import Recurrence
 
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
-from .deps import CurrentUser
+from .deps import CurrentUser, refuse_bot
 from .models import INVALID, RequestErrorOut
 
 
@@ -239,13 +239,12 @@ def _settings(body: NewTournament) -> TournamentSettings:
     )
 
 
-@router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
+@router.post(
+    "", status_code=201, response_model=None, responses=_answers(401, 403, 422, status=201)
+)
 async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
     """A new Sit&Go or scheduled tournament (the creator is its organiser; not a bot)."""
-    if me.is_bot:
-        raise ServiceError(
-            ErrorCode.FORBIDDEN, "a bot account cannot do that", detail="bot_account"
-        )
+    refuse_bot(me)
     settings = _settings(body)
     return await tm.create(
         me,
@@ -273,7 +272,8 @@ async def register(
     """Register (``409 registration_closed``, ``full``, ``already_registered``,
     ``not_registering``); a pairs tournament needs the partner's name (``422
     partner_needed``, ``no_such_partner``), and the pair is ``invited`` until the partner
-    confirms it."""
+    confirms it. A bot account does not enter tournaments (``403``, ``bot_account``)."""
+    refuse_bot(me)
     return await tm.register(me, tournament_id, None if body is None else body.partner)
 
 
