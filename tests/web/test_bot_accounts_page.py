@@ -1,6 +1,7 @@
 """Bot accounts in Chromium (issue 18): a person creates a bot on the account page and sees its
 token once (Italian and English), the bot (driven here over HTTP with that token) opens a
-table, and its BOT mark is beside its name in the lobby, at the table and on its profile."""
+table, and its BOT mark is beside its name in the lobby, among friends, at the table and on
+its profile."""
 
 from __future__ import annotations
 
@@ -59,6 +60,11 @@ def test_a_bot_is_created_its_token_shown_once_and_it_is_marked(
     lobby_row.wait_for(timeout=15000)
     expect(lobby_row.locator(".bot-mark")).to_have_count(1)
     assert "GiuliaBot" in lobby_row.inner_text()
+    # Following a bot makes it a friend at once (it follows nobody back), marked.
+    friends = page.locator(".panel.friends")
+    friends.locator('input[name="player"]').fill("GiuliaBot")
+    friends.locator('button[type="submit"]').click()
+    expect(friends.locator('li[data-friend="GiuliaBot"] .bot-mark')).to_have_count(1)
     lobby_row.locator('[data-cmd="sit"]').click()
     page.wait_for_selector(".felt", timeout=15000)
     chip = page.locator(".chip", has=page.locator(".chip-name", has_text="GiuliaBot"))
