@@ -41,7 +41,9 @@ def test_friends_presence_invitations_and_challenges(tmp_path: Path) -> None:
             got = await call(app, "GET", "/api/friends", ugo, 200)
             assert got["requests"] == ["Gina"]
             both = await call(app, "POST", "/api/friends", ugo, 200, player="Gina")
-            assert both["friends"] == [{"name": "Gina", "online": False, "table": None}]
+            assert both["friends"] == [
+                {"name": "Gina", "online": False, "table": None, "bot": False}
+            ]
             assert both["requests"] == []
             # Ugo's page is open: he is online; Gina's table in play is shown.
             ugo_user = await app.hub.store.user_by_name("Ugo")
@@ -54,7 +56,7 @@ def test_friends_presence_invitations_and_challenges(tmp_path: Path) -> None:
                 )
             )["id"]
             seen = await call(app, "GET", "/api/friends", gina, 200)
-            assert seen["friends"] == [{"name": "Ugo", "online": True, "table": None}]
+            assert seen["friends"] == [{"name": "Ugo", "online": True, "table": None, "bot": False}]
             assert (await call(app, "GET", "/api/friends", ugo, 200))["friends"][0][
                 "table"
             ] == table

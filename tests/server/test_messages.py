@@ -19,7 +19,7 @@ from burraco.store import UserInfo
 def test_connection_messages() -> None:
     user = UserInfo(id=3, name="Giulia", is_guest=False)
     assert encode(messages.welcome(user, 1.5)) == (
-        '{"type":"welcome","protocol":1,"user":{"id":3,"name":"Giulia","guest":false},'
+        '{"type":"welcome","protocol":1,"user":{"id":3,"name":"Giulia","guest":false,"bot":false},'
         '"server_time":1.5}'
     )
     assert encode(messages.pong(None, 2.0)) == '{"type":"pong","t":null,"server_time":2.0}'
@@ -32,7 +32,8 @@ def test_connection_messages() -> None:
 def test_table_messages() -> None:
     seat = messages.seat(0, name="A", bot=None, connected=True, away=False, substitute=None)
     assert encode(seat) == (
-        '{"seat":0,"name":"A","bot":null,"connected":true,"away":false,"substitute":null}'
+        '{"seat":0,"name":"A","bot":null,"connected":true,"away":false,"substitute":null,'
+        '"bot_account":false}'
     )
     clock = messages.clock([10.0, 9.5], 1, None, 3.0)
     live = messages.live(None, ["0 draw"], clock)

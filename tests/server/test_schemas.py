@@ -468,6 +468,32 @@ async def _friends(c: Checker) -> None:
     await c.call("POST", path, 403, json={"player": "Leo"}, headers=pia)
 
 
+async def _bots(c: Checker) -> None:
+    """Bot accounts (issue 18): created, listed, a new token, revoked, deleted."""
+    body = await c.call("POST", "/api/register", 201, json={"name": "Eva", "password": PASSWORD})
+    c.app.http.cookies.clear()
+    eva = {"Authorization": f"Bearer {body['token']}"}
+    guest, _ = await _guest(c)
+    await c.call("GET", "/api/account/bots", 401)
+    await c.call("GET", "/api/account/bots", 403, headers=guest)
+    made = await c.call("POST", "/api/account/bots", 201, json={"name": "EvaBot"}, headers=eva)
+    await c.call("POST", "/api/account/bots", 409, json={"name": "EvaBot"}, headers=eva)
+    await c.call("POST", "/api/account/bots", 400, json={"name": "e"}, headers=eva)
+    await c.call("POST", "/api/account/bots", 422, json={}, headers=eva)
+    bot = {"Authorization": f"Bearer {made['token']}"}
+    await c.call("POST", "/api/account/bots", 403, json={"name": "BotBot"}, headers=bot)
+    await c.call("GET", "/api/account/bots", 200, headers=eva)
+    await c.call("POST", "/api/account/bots/EvaBot/token", 200, headers=eva)
+    await c.call("POST", "/api/account/bots/Nobody/token", 404, headers=eva)
+    await c.call("DELETE", "/api/account/bots/EvaBot/token", 204, headers=eva)
+    await c.call("DELETE", "/api/account/bots/Nobody/token", 404, headers=eva)
+    await c.call("DELETE", "/api/account/bots/EvaBot", 204, headers=eva)
+    await c.call("DELETE", "/api/account/bots/EvaBot", 404, headers=eva)
+    for _ in range(3):
+        await c.call("POST", "/api/account/bots", 201, json={"name": f"EvaBot{_}"}, headers=eva)
+    await c.call("POST", "/api/account/bots", 429, json={"name": "EvaBot9"}, headers=eva)
+
+
 def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
     async def scenario() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
         async with running_app(tmp_path, **ABSENT_QUICKLY) as app:
@@ -484,6 +510,7 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             await _invitation_mail(checker)
             await _moderation(checker)
             await _friends(checker)
+            await _bots(checker)
             everything = {key for key in checker.templates if not key[1].startswith("/api/club")}
             return checker.seen, everything
 

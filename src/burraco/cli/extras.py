@@ -26,6 +26,7 @@ EXTRAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("openskill", "openskill"),
         ("aiosmtplib", "aiosmtplib"),
         ("redis", "redis"),
+        ("websockets", "websockets"),
     ),
     "charts": (("matplotlib", "matplotlib"),),
     "postgres": (("asyncpg", "asyncpg"),),

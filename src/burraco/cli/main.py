@@ -20,7 +20,7 @@ from burraco import __version__
 from . import extras, parsers
 
 CLUB_HELP = "the club manager: calendar, check-in, draws, results, standings, fees"
-SERVER_COMMANDS = ("serve", "db", "club")
+SERVER_COMMANDS = ("serve", "db", "club", "bot-connect")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -37,6 +37,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parsers.add_serve_parser(commands)
     parsers.add_arena_parser(commands)
     parsers.add_db_parser(commands)
+    parsers.add_bot_connect_parser(commands)
     if command == "club":
         importlib.import_module("burraco.cli.club").add_parser(commands)
     else:

@@ -359,6 +359,47 @@ def add_serve_parser(commands: Commands) -> None:
     parser.set_defaults(run=Run("burraco.cli.serve"))
 
 
+def add_bot_connect_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "bot-connect",
+        help="play online with a bot account: an outside program on a server",
+        description="Connect a program that speaks the line protocol (docs/bot-protocol.md) to"
+        " a Burraco server as a bot account: it takes the invitations and challenges it gets"
+        " (and quick play if asked) and plays each of its seat's decisions with the program.",
+    )
+    parser.add_argument("--server", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    parser.add_argument(
+        "--token",
+        help="the bot account's token (the account page shows it once; or BURRACO_BOT_TOKEN)",
+    )
+    parser.add_argument("--cmd", required=True, help='the program, e.g. "python my_bot.py"')
+    parser.add_argument(
+        "--accept",
+        action="append",
+        choices=("challenges", "quickplay"),
+        default=None,
+        help="what to take: challenges (invitations and challenges, the default), quickplay"
+        " (queue for quick play after each match); repeatable",
+    )
+    parser.add_argument(
+        "--table", action="append", default=[], metavar="ID", help="sit at this table (repeatable)"
+    )
+    parser.add_argument("--games", type=int, default=None, help="stop after N matches")
+    parser.add_argument(
+        "--time-ms", type=int, default=1000, help="the program's time per decision (1000)"
+    )
+    queue = parser.add_argument_group("quick play (with --accept quickplay)")
+    queue.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="(2)")
+    queue.add_argument("--rules", default="italian", help="the ruleset (italian)")
+    queue.add_argument("--clock", default="none", help="none, 10 or 25 (none)")
+    queue.add_argument("--rated", action="store_true", help="rated quick play")
+    queue.add_argument(
+        "--bots-after", type=float, default=None, help="let bots fill after 15, 30 or 60 s"
+    )
+    parser.add_argument("--stderr", help="a file for the program's standard error")
+    parser.set_defaults(run=Run("burraco.cli.botconnect"))
+
+
 def add_db_parser(commands: Commands) -> None:
     parser = commands.add_parser(
         "db",

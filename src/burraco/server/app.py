@@ -26,6 +26,7 @@ from .ratelimit import FailureDelay, RateLimiter
 from .routes import (
     account,
     accounts,
+    bots,
     friends,
     history,
     info,
@@ -75,6 +76,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     for area in (
         accounts,
         account,
+        bots,
         lobby,
         lessons,
         history,

@@ -114,11 +114,17 @@ async def verify_password(stored: str, password: str) -> bool:
     return await asyncio.to_thread(verify)
 
 
-async def register(store: Store, name: str, password: str) -> UserInfo:
+def check_new_name(name: str) -> str:
+    """A name a new account (a person's or a bot's) may take, in its canonical form."""
     name = check_name(name)
-    check_password(password)
     if name.casefold().startswith("ospite-") or name.casefold().startswith("guest-"):
         raise AuthError(ErrorCode.BAD_NAME, "names starting with Ospite- or Guest- are for guests")
+    return name
+
+
+async def register(store: Store, name: str, password: str) -> UserInfo:
+    name = check_new_name(name)
+    check_password(password)
     try:
         return await store.create_user(name, await hash_password(password))
     except NameTaken:

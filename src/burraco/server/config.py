@@ -62,6 +62,15 @@ class ServerConfig:
     """Tables one account may have created, waiting or in play, where only bots sit."""
     max_tournament_bots: int = 16
     """Bots an organiser may enter in one tournament (a Sit&Go of bots is bounded by it)."""
+    bot_accounts_per_owner: int = 3
+    """Bot accounts one person may register (docs/accounts.md, "Bot accounts")."""
+    bot_messages_per_second: float = 10.0
+    """A bot account's WebSocket messages, over all its sockets, sustained (bursts of 4 s'
+    worth); beyond that ``rate_limited``. A person's limit is per socket instead."""
+    bot_max_sockets: int = 4
+    """WebSockets one bot account may hold open at once."""
+    bot_max_tables: int = 4
+    """Tables not finished one bot account may sit at at once (``too_many_tables`` beyond)."""
     unjoined_table_seconds: float = 300.0
     """A started table that none of its seated people has ever joined (opened) is ended after
     this long, with no winner; 0: never."""

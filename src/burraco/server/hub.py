@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from burraco.store import (
     AccountStore,
+    BotStore,
     ModerationStore,
     ProfileStore,
     RatingStore,
@@ -27,7 +29,7 @@ from .invitemail import InvitationMail
 from .mailer import Mailer
 from .protocol import encode
 from .quickplay import QuickPlay
-from .ratelimit import Limiter, RateLimiter
+from .ratelimit import Bucket, Limiter, RateLimiter
 from .table import TableActor, TableError, TableStatus, commands
 from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
@@ -50,6 +52,8 @@ class Hub:
         self.store = store
         self.ratings = RatingStore(store)
         self.accounts = AccountStore(store)
+        self.bot_accounts = BotStore(store)
+        """Bot accounts (routes/bots.py); ``bots`` is the runner of the server's own bots."""
         self.profiles = ProfileStore(store)
         self.moderation = ModerationStore(store)
         self.invitations: dict[int, list[dict[str, Any]]] = {}
@@ -63,6 +67,8 @@ class Hub:
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
+        self._bot_buckets: dict[int, Bucket] = {}
+        """A bot account's WebSocket messages, shared by all its sockets (``bot_bucket``)."""
         self._sockets_of: Counter[int] = Counter()
         """Open WebSockets per user id, kept with ``connections`` by ``connect``/``disconnect``."""
         self._lock = asyncio.Lock()
@@ -100,6 +106,8 @@ class Hub:
         """A new table created by ``user`` (sitting at ``seat`` if given; ``bot_seats``: how
         many seats the caller is about to give to bots), within the account's limits."""
         config.validate()
+        if user.is_bot and seat is not None:
+            self.check_bot_seats(user)
         mine = self.live_tables_of(user.id)
         elsewhere = self._created_elsewhere(user.id)
         waiting = sum(1 for t in mine if t.status == TableStatus.OPEN)
@@ -203,6 +211,23 @@ class Hub:
                 f" {limit}): let one finish first",
             )
 
+    def check_bot_seats(self, user: UserInfo) -> None:
+        """Refuse a bot account one more seat beyond ``bot_max_tables`` tables not finished
+        (this process's tables: a bot's connector plays through one process at a time)."""
+        limit = self.config.bot_max_tables
+        count = sum(
+            1
+            for actor in self.tables.values()
+            if actor.status in LIVE_STATUSES and actor.seat_of(user) is not None
+        )
+        if count >= limit:
+            raise TableError(
+                "too_many_tables",
+                f"a bot account plays at most {limit} tables at once",
+                detail="bot_tables",
+                params={"limit": limit},
+            )
+
     def _created_elsewhere(self, user_id: int) -> list[tuple[str, bool]]:
         """(status, only bots) of the live lobby tables ``user_id`` created that run in the
         cluster's other processes (as of their last heartbeat)."""
@@ -256,7 +281,8 @@ class Hub:
     def connect(self, user: UserInfo, *, session: str | None = None) -> Connection | None:
         """A new connection of ``user`` (opened with the session token ``session``), or None
         when he already has ``max_sockets_per_user``."""
-        if self._sockets_of[user.id] >= self.config.max_sockets_per_user:
+        most = self.config.bot_max_sockets if user.is_bot else self.config.max_sockets_per_user
+        if self._sockets_of[user.id] >= most:
             return None
         self._sockets_of[user.id] += 1
         conn = Connection(user, joins_per_minute=self.config.joins_per_minute, session=session)
@@ -264,6 +290,16 @@ class Hub:
         if self.cluster is not None:
             self.cluster.connected(conn)
         return conn
+
+    def bot_bucket(self, user_id: int) -> Bucket:
+        """The message bucket of a bot account, one for all its sockets (config
+        ``bot_messages_per_second``, bursts of four seconds' worth)."""
+        bucket = self._bot_buckets.get(user_id)
+        if bucket is None:
+            rate = self.config.bot_messages_per_second
+            bucket = Bucket(rate, rate * 4, rate * 4, time.monotonic())
+            self._bot_buckets[user_id] = bucket
+        return bucket
 
     def end_session(self, token: str) -> int:
         """Close the connections opened with a session that has just ended (a logout): a

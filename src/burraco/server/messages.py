@@ -28,6 +28,7 @@ class UserJson(TypedDict):
     id: int
     name: str
     guest: bool
+    bot: bool
 
 
 class Welcome(TypedDict):
@@ -42,7 +43,7 @@ def welcome(user: UserInfo, server_time: float) -> Welcome:
     return {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
-        "user": {"id": user.id, "name": user.name, "guest": user.is_guest},
+        "user": {"id": user.id, "name": user.name, "guest": user.is_guest, "bot": user.is_bot},
         "server_time": server_time,
     }
 
@@ -93,11 +94,12 @@ class SeatJson(TypedDict):
     connected: bool
     away: bool
     substitute: str | None
+    bot_account: bool
 
 
 def seat(
     seat: int, *, name: str | None, bot: str | None, connected: bool, away: bool,
-    substitute: str | None,
+    substitute: str | None, bot_account: bool = False,
 ) -> SeatJson:  # fmt: skip
     return {
         "seat": seat,
@@ -106,6 +108,7 @@ def seat(
         "connected": connected,
         "away": away,
         "substitute": substitute,
+        "bot_account": bot_account,
     }
 
 

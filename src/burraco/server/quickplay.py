@@ -97,6 +97,8 @@ class QuickPlay:
                 ErrorCode.GUEST_NOT_RATED,
                 "guests play casual quick play only: they are never rated",
             )
+        if user.is_bot:
+            self.hub.check_bot_seats(user)  # its tables at once (docs/accounts.md)
         key = QueueKey(players, rules, clock, rated)
         self._config(key).validate()  # a ruleset that does not exist is refused here
         async with self.lock:

@@ -3,6 +3,7 @@ manager's tables (``club``, ``club_models``).
 """
 
 from .account_store import AccountInfo, AccountStore, AddressTaken, SessionRow, TokenError
+from .bot_store import BotLimit, BotRow, BotStore
 from .club import ClubStore, ClubTx
 from .migrate import Applied
 from .moderation_store import ModerationStore, ReportRow, Standing
@@ -38,6 +39,9 @@ __all__ = [
     "ActionRecord",
     "AddressTaken",
     "Applied",
+    "BotLimit",
+    "BotRow",
+    "BotStore",
     "ChatRecord",
     "ClubStore",
     "ClubTx",

@@ -50,6 +50,11 @@ class User(Base):
     chat_muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     suspended_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_owner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), default=None, index=True
+    )
+    """Set on a bot account (migration ``0012_bot_accounts``): the person who registered it.
+    A bot plays with an API token (a session that lasts), never with a password."""
 
 
 class Session(Base):

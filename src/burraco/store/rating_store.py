@@ -74,6 +74,8 @@ class LeaderRow:
     matches: int
     delta: float | None
     """The month's change (monthly boards), None on the overall board."""
+    bot: bool = False
+    """A bot account (rated in the pool as a person is: docs/accounts.md)."""
 
 
 def _user_id(key: str) -> int | None:
@@ -303,7 +305,14 @@ class RatingStore:
             if month is None:
                 r = m.PlayerRating
                 query = (
-                    select(r.user_id, models.User.name, r.mu, r.sigma, r.matches)
+                    select(
+                        r.user_id,
+                        models.User.name,
+                        r.mu,
+                        r.sigma,
+                        r.matches,
+                        models.User.bot_owner_id,
+                    )
                     .join(models.User, models.User.id == r.user_id)
                     .where(r.mode == mode.value, r.sigma > cut if provisional else r.sigma <= cut)
                     .order_by(r.mu.desc(), r.user_id)
@@ -311,13 +320,21 @@ class RatingStore:
                     .offset(offset)
                 )
                 return [
-                    LeaderRow(uid, name, Rating(mu, sigma), matches, None)
-                    for uid, name, mu, sigma, matches in (await session.execute(query)).all()
+                    LeaderRow(uid, name, Rating(mu, sigma), matches, None, owner is not None)
+                    for uid, name, mu, sigma, matches, owner in (await session.execute(query)).all()
                 ]
             start, _ = _month_bounds(*month)
             mo = m.RatingMonth
             monthly = (
-                select(mo.user_id, models.User.name, mo.mu, mo.sigma, mo.matches, mo.delta)
+                select(
+                    mo.user_id,
+                    models.User.name,
+                    mo.mu,
+                    mo.sigma,
+                    mo.matches,
+                    mo.delta,
+                    models.User.bot_owner_id,
+                )
                 .join(models.User, models.User.id == mo.user_id)
                 .where(
                     mo.mode == mode.value,
@@ -330,6 +347,13 @@ class RatingStore:
             )
             found: list[Any] = list((await session.execute(monthly)).all())
             return [
-                LeaderRow(row[0], row[1], Rating(row[2], row[3]), int(row[4]), float(row[5]))
+                LeaderRow(
+                    row[0],
+                    row[1],
+                    Rating(row[2], row[3]),
+                    int(row[4]),
+                    float(row[5]),
+                    row[6] is not None,
+                )
                 for row in found
             ]

@@ -58,6 +58,8 @@ class UserInfo:
     name: str
     is_guest: bool
     password_hash: str | None = None
+    is_bot: bool = False
+    """A bot account (``bot_store``): marked as a bot wherever its name is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,8 @@ class SeatInfo:
     user_id: int | None
     user_name: str | None
     bot: str | None
+    user_bot: bool = False
+    """The seat's user is a bot account (``bot_store``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +333,9 @@ class Store:
                 await session.flush()
             except IntegrityError:
                 raise NameTaken(name) from None
-            return UserInfo(user.id, user.name, user.is_guest, user.password_hash)
+            return UserInfo(
+                user.id, user.name, user.is_guest, user.password_hash, user.bot_owner_id is not None
+            )
 
     async def user_by_name(self, name: str) -> UserInfo | None:
         async with self.sessions() as session:
@@ -338,14 +344,18 @@ class Store:
             )
             if user is None:
                 return None
-            return UserInfo(user.id, user.name, user.is_guest, user.password_hash)
+            return UserInfo(
+                user.id, user.name, user.is_guest, user.password_hash, user.bot_owner_id is not None
+            )
 
     async def user(self, user_id: int) -> UserInfo | None:
         async with self.sessions() as session:
             user = await session.get(models.User, user_id)
             if user is None:
                 return None
-            return UserInfo(user.id, user.name, user.is_guest, user.password_hash)
+            return UserInfo(
+                user.id, user.name, user.is_guest, user.password_hash, user.bot_owner_id is not None
+            )
 
     async def create_session(self, user_id: int, *, days: int = 30) -> str:
         """A new login token for the user (only its hash is stored)."""
@@ -374,7 +384,7 @@ class Store:
             user, expires_at = found
             if _aware(expires_at) < _now():
                 return None
-            return UserInfo(user.id, user.name, user.is_guest)
+            return UserInfo(user.id, user.name, user.is_guest, is_bot=user.bot_owner_id is not None)
 
     async def delete_session(self, token: str) -> None:
         async with self.write() as session:
@@ -460,16 +470,16 @@ class Store:
             ids = [row.id for row in rows]
             seat_rows = (
                 await session.execute(
-                    select(models.Seat, models.User.name)
+                    select(models.Seat, models.User.name, models.User.bot_owner_id)
                     .outerjoin(models.User, models.User.id == models.Seat.user_id)
                     .where(models.Seat.table_id.in_(ids))
                     .order_by(models.Seat.seat)
                 )
             ).all()
             seats: dict[str, list[SeatInfo]] = {}
-            for seat, user_name in seat_rows:
+            for seat, user_name, bot_owner in seat_rows:
                 seats.setdefault(seat.table_id, []).append(
-                    SeatInfo(seat.seat, seat.user_id, user_name, seat.bot)
+                    SeatInfo(seat.seat, seat.user_id, user_name, seat.bot, bot_owner is not None)
                 )
             return [
                 TableInfo(

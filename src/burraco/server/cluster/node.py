@@ -505,7 +505,7 @@ class Cluster:
             "k": "ws",
             "f": self.node,
             "c": conn.id,
-            "u": [user.id, user.name, user.is_guest],
+            "u": [user.id, user.name, user.is_guest, user.is_bot],
             "m": message,
         }
 
@@ -529,12 +529,12 @@ class Cluster:
                 self._forget_remote(key)
             return
         if conn is None or conn.closed:
-            uid, name, guest = envelope["u"]
+            uid, name, guest, *bot = envelope["u"]  # a process of before bot accounts sends 3
             conn = RemoteConnection(
                 self.bus,
                 key[0],
                 key[1],
-                UserInfo(int(uid), str(name), bool(guest)),
+                UserInfo(int(uid), str(name), bool(guest), is_bot=bool(bot and bot[0])),
                 joins_per_minute=self.hub.config.joins_per_minute,
             )
             self.remote[key] = conn

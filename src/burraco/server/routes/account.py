@@ -17,7 +17,7 @@ from burraco.store import AccountStore, AddressTaken, TokenError, UserInfo
 from burraco.store.store import hash_token
 
 from .. import auth
-from .deps import CurrentUser, HubDep, limit_logins, session_token
+from .deps import CurrentUser, HubDep, limit_logins, refuse_bot, session_token
 from .models import INVALID, AccountOut, SentOut, answers
 
 VERIFY_LIFETIME: Final = timedelta(hours=24)
@@ -78,6 +78,7 @@ def _address(text: str) -> str:
 def _registered(user: UserInfo) -> None:
     if user.is_guest:
         raise ServiceError(ErrorCode.FORBIDDEN, "a guest has no lasting account: register first")
+    refuse_bot(user)  # a bot's account is its owner's page (routes/bots.py)
 
 
 def _link(request: Request, hub: Any, key: str, token: str) -> str:

@@ -89,7 +89,7 @@ async def create_club(body: NewClub, club: Club, me: Me, request: Request) -> Js
     """A new club; its creator becomes its first officer. Guests cannot create clubs."""
     store: Store = request.app.state.hub.store
     user = await store.user_by_name(me.name)
-    if user is None or user.is_guest:
+    if user is None or user.is_guest or user.is_bot:
         raise ClubError("forbidden", "register an account to create a club (guests cannot)")
     made = await club.create_club(
         me,

@@ -8,7 +8,7 @@ from typing import Annotated, Final
 from fastapi import Depends, Path, Query, Request
 from starlette.requests import HTTPConnection
 
-from burraco.errors import ErrorCode
+from burraco.errors import ErrorCode, ServiceError
 from burraco.store import Store, UserInfo
 
 from .. import auth
@@ -57,6 +57,15 @@ async def current_user(request: Request) -> UserInfo:
 
 
 CurrentUser = Annotated[UserInfo, Depends(current_user)]
+
+
+def refuse_bot(user: UserInfo) -> None:
+    """What only a person may do (own bots, follow, create or enter tournaments, clubs, the
+    account's mail and data): ``403 forbidden``, ``bot_account`` (docs/accounts.md)."""
+    if user.is_bot:
+        raise ServiceError(
+            ErrorCode.FORBIDDEN, "a bot account cannot do that", detail="bot_account"
+        )
 
 
 async def limit_logins(request: Request, name: str | None = None) -> None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from burraco.errors import ErrorCode, ServiceError
 
-from .deps import CurrentUser, HubDep
+from .deps import CurrentUser, HubDep, refuse_bot
 from .lobby import NewTable, create
 from .models import INVALID, answers
 
@@ -42,7 +42,9 @@ async def friends(user: CurrentUser, hub: HubDep) -> dict[str, Any]:
     followed: dict[int, str] = await hub.moderation.followed(user.id)
     followers: set[int] = await hub.moderation.followers(user.id)
     online = hub.online()
-    mutual = [uid for uid in followed if uid in followers]
+    # A bot account follows nobody: following one is enough to have it among one's friends.
+    bots = {uid for uid in followed if (await hub.store.user(uid) or user).is_bot}
+    mutual = [uid for uid in followed if uid in followers or uid in bots]
     requests = sorted(followers - set(followed))
     names = {}
     for uid in requests:
@@ -51,10 +53,15 @@ async def friends(user: CurrentUser, hub: HubDep) -> dict[str, Any]:
             names[uid] = other.name
     return {
         "friends": [
-            {"name": followed[uid], "online": uid in online, "table": hub.playing_at(uid)}
+            {
+                "name": followed[uid],
+                "online": uid in online,
+                "table": hub.playing_at(uid),
+                "bot": uid in bots,
+            }
             for uid in mutual
         ],
-        "following": [followed[uid] for uid in followed if uid not in followers],
+        "following": [followed[uid] for uid in followed if uid not in mutual],
         "requests": [names[uid] for uid in requests if uid in names],
         "invitations": list(reversed(hub.invitations.get(user.id, []))),
     }
@@ -72,6 +79,7 @@ async def _person(hub: Any, name: str, me: Any) -> Any:
 async def follow(body: FollowRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
     if user.is_guest:
         raise ServiceError(ErrorCode.FORBIDDEN, "register to have friends", detail="guest_friends")
+    refuse_bot(user)
     other = await _person(hub, body.player, user)
     await hub.moderation.relate(user.id, other.id, "follow", now=datetime.now(UTC))
     return await friends(user, hub)

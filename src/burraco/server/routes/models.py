@@ -35,6 +35,7 @@ class UserOut(BaseModel):
     id: int
     name: str
     guest: bool
+    bot: bool = Field(False, description="A bot account (docs/accounts.md)")
 
 
 class LoginOut(BaseModel):
@@ -49,6 +50,9 @@ class SeatOut(BaseModel):
     connected: bool
     away: bool
     substitute: str | None = Field(description="The bot level playing for an absent player")
+    bot_account: bool = Field(
+        False, description="The seat's player is a bot account (an outside program online)"
+    )
 
 
 class TableOut(BaseModel):
@@ -171,7 +175,7 @@ def answers(
 
 
 def user_out(user: UserInfo) -> UserOut:
-    return UserOut(id=user.id, name=user.name, guest=user.is_guest)
+    return UserOut(id=user.id, name=user.name, guest=user.is_guest, bot=user.is_bot)
 
 
 class LeaderOut(BaseModel):
@@ -181,6 +185,7 @@ class LeaderOut(BaseModel):
     sigma: int = Field(description="The rating's uncertainty")
     matches: int = Field(description="Rated matches (in the month, on a monthly board)")
     delta: int | None = Field(description="The month's change (null on the overall board)")
+    bot: bool = Field(False, description="A bot account")
 
 
 class BotRatingOut(BaseModel):
@@ -259,6 +264,8 @@ class PlayerMatchesOut(BaseModel):
 
 class PlayerRatingsOut(BaseModel):
     name: str
+    bot: bool = Field(False, description="A bot account")
+    owner: str | None = Field(None, description="A bot account's owner (null for a person)")
     stats: list[ModeStatsOut] = Field(description="Per mode played, rated or not")
     recent: list[PlayerMatchOut] = Field(description="The last 10 matches")
     ratings: list[RatingOut] = Field(description="One per mode played rated")
@@ -300,6 +307,23 @@ class AccountOut(BaseModel):
     )
     mail: bool = Field(description="Whether this server sends mail at all")
     sessions: list[SessionInfoOut]
+
+
+class BotAccountOut(BaseModel):
+    name: str
+    created_at: str
+    token: bool = Field(description="Whether a token is live (it is shown only once)")
+    token_created_at: str | None
+
+
+class BotListOut(BaseModel):
+    bots: list[BotAccountOut]
+    limit: int = Field(description="How many bot accounts one person may have")
+
+
+class BotTokenOut(BaseModel):
+    bot: BotAccountOut
+    token: str = Field(description="The bot's API token: shown this once, never again")
 
 
 class SentOut(BaseModel):

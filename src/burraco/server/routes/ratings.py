@@ -49,6 +49,7 @@ async def leaderboard(
                 "sigma": round(r.rating.sigma),
                 "matches": r.matches,
                 "delta": None if r.delta is None else round(r.delta),
+                "bot": r.bot,
             }
             for i, r in enumerate(rows)
         ],
@@ -93,8 +94,12 @@ async def player(name: PlayerName, hub: HubDep) -> dict[str, Any]:
     )
     recent = [r for r in recent if r.table_id not in hidden]
     history = {mode: [p for p in h if p["table"] not in hidden] for mode, h in history.items()}
+    owner = await hub.bot_accounts.owner_of(user.id) if user.is_bot else None
+    owner_info = await hub.store.user(owner) if owner is not None else None
     return {
         "name": user.name,
+        "bot": user.is_bot,
+        "owner": owner_info.name if owner_info is not None else None,
         "stats": [_stats_json(st) for st in stats],
         "recent": [_match_json(r) for r in recent],
         "ratings": [

@@ -18,7 +18,7 @@ from burraco.errors import ErrorCode
 from burraco.tournament.recurrence import Recurrence
 
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
-from .deps import CurrentUser
+from .deps import CurrentUser, refuse_bot
 from .models import INVALID, RequestErrorOut
 
 
@@ -245,9 +245,12 @@ def _settings(body: NewTournament) -> TournamentSettings:
     )
 
 
-@router.post("", status_code=201, response_model=None, responses=_answers(401, 422, status=201))
+@router.post(
+    "", status_code=201, response_model=None, responses=_answers(401, 403, 422, status=201)
+)
 async def create(body: NewTournament, tm: Manager, me: Me) -> dict[str, Any]:
-    """A new Sit&Go or scheduled tournament (the creator is its organiser)."""
+    """A new Sit&Go or scheduled tournament (the creator is its organiser; not a bot)."""
+    refuse_bot(me)
     settings = _settings(body)
     return await tm.create(
         me,
@@ -275,7 +278,8 @@ async def register(
     """Register (``409 registration_closed``, ``full``, ``already_registered``,
     ``not_registering``); a pairs tournament needs the partner's name (``422
     partner_needed``, ``no_such_partner``), and the pair is ``invited`` until the partner
-    confirms it."""
+    confirms it. A bot account does not enter tournaments (``403``, ``bot_account``)."""
+    refuse_bot(me)
     return await tm.register(me, tournament_id, None if body is None else body.partner)
 
 

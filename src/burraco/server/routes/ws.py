@@ -128,11 +128,15 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
 
 async def _read(socket: WebSocket, conn: Connection, hub: Hub, config: ServerConfig) -> None:
     """Read and dispatch the client's frames until it leaves."""
-    bucket = Bucket(
-        config.messages_per_second,
-        config.messages_per_second * 3,
-        config.messages_per_second * 3,
-        time.monotonic(),
+    bucket = (
+        hub.bot_bucket(conn.user.id)  # a bot's limit is its account's, over all its sockets
+        if conn.user.is_bot
+        else Bucket(
+            config.messages_per_second,
+            config.messages_per_second * 3,
+            config.messages_per_second * 3,
+            time.monotonic(),
+        )
     )
     try:
         while not conn.closed:

@@ -69,7 +69,9 @@ class TableActor(
         self.status = TableStatus(info.status)
         self.match_no = info.match_no
         self.created_by = info.created_by
-        self.seats = [SeatState(s.user_id, s.user_name, s.bot) for s in info.seats]
+        self.seats = [
+            SeatState(s.user_id, s.user_name, s.bot, user_bot=s.user_bot) for s in info.seats
+        ]
         self.queue = asyncio.Queue()
         self.seq = 0
         self.memory = deque(maxlen=EVENT_MEMORY)

@@ -248,6 +248,8 @@ class PlayMixin(TableCore):
 
     async def _chat(self, command: cmd.Chat) -> None:
         conn, text = command.conn, command.text
+        if conn.user.is_bot:  # decision: a bot plays, it does not talk (docs/accounts.md)
+            raise ProtocolError(ErrorCode.FORBIDDEN, "a bot account cannot chat", detail="bot_chat")
         # Per account (however many sockets it holds) and per table (however many accounts
         # talk), before anything is stored or relayed: issue 19, M5.
         if not await self.hub.chat_limits.check(f"user:{conn.user.id}"):

@@ -32,6 +32,8 @@ class SeatState:
     away_since: float | None = None
     substitute: str | None = None
     """A bot level playing for the seated person while he is away."""
+    user_bot: bool = False
+    """The seated user is a bot account (an outside program playing online)."""
 
     @property
     def free(self) -> bool:
@@ -45,6 +47,7 @@ class SeatState:
             connected=self.bot is not None or self.connections > 0,
             away=self.away_since is not None,
             substitute=self.substitute,
+            bot_account=self.user_bot and self.user_id is not None,
         )
 
 
@@ -184,8 +187,10 @@ class SeatsMixin(TableCore):
             raise TableError(
                 "guest_not_rated", "a rated table is for registered players: guests are never rated"
             )
+        if user.is_bot:
+            self.hub.check_bot_seats(user)
         await self.hub.store.set_seat(self.id, seat, user_id=user.id, bot=None)
-        self.seats[seat] = SeatState(user.id, user.name, None)
+        self.seats[seat] = SeatState(user.id, user.name, None, user_bot=user.is_bot)
         for conn in [c for c in self.watchers if c.user.id == user.id]:
             self.watchers[conn] = seat
             self.seats[seat].connections += 1

@@ -2,15 +2,17 @@
 // mail, the password, the sessions with "log out everywhere", the export, the deletion), and
 // the pages the mailed links open: /?verify=TOKEN and /?reset=TOKEN; /?forgot asks for a reset
 // link; /?privacy and /?terms are the site's notes. Every word from the catalogs (it/en).
+// The account page also has the bot accounts (create, a new token shown once, revoke, delete).
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { pageHeader } from "./header.js";
+import { botMark } from "./tableview.js";
 
 function errorText(error) {
   const detail = error && error.detail && error.detail.code;
-  if (detail && has(`err.${detail}`)) return t(`err.${detail}`);
+  if (detail && has(`err.${detail}`)) return t(`err.${detail}`, error.detail.params || {});
   const code = error && error.code ? error.code : "generic";
   return has(`err.${code}`) ? t(`err.${code}`) : t("err.generic");
 }
@@ -67,6 +69,7 @@ export class AccountScreen extends Page {
   async load() {
     try {
       this.data = await api.account();
+      this.bots = await api.bots();
     } catch (error) {
       this.notice = { kind: "error", text: errorText(error) };
     }
@@ -155,6 +158,7 @@ export class AccountScreen extends Page {
     });
     this.frame(t("account.title"),
       h("section", { class: "panel" }, h("h2", { text: t("account.email") }), email, standings, invitations),
+      this.botsPanel(),
       h("section", { class: "panel" }, h("h2", { text: t("account.password") }), password,
         h("p", { class: "muted", text: t("account.password.others") })),
       h("section", { class: "panel" }, h("h2", { text: t("account.sessions") }), sessions, everywhere),
@@ -166,6 +170,56 @@ export class AccountScreen extends Page {
     );
   }
 }
+
+/** The bot accounts' panel: a token is shown once, right after it was made (`this.shown`). */
+AccountScreen.prototype.botsPanel = function botsPanel() {
+  const b = this.bots;
+  if (!b) return null;
+  const tokenMade = (name) => async (answer) => {
+    this.shown = { name, token: answer.token };
+  };
+  const create = h("form", { class: "account-form", dataset: { form: "bot" } },
+    field(t("bots.name"), { name: "name", required: true, maxlength: "24", autocomplete: "off" }),
+    h("button", { type: "submit", class: "btn", text: t("bots.create") }),
+  );
+  create.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = String(new FormData(create).get("name") || "").trim();
+    this.act(async () => tokenMade(name)(await api.createBot(name)), t("bots.created", { name }));
+  });
+  const shown = this.shown;
+  const rows = b.bots.map((bot) => h("li", { dataset: { bot: bot.name } },
+    h("strong", { text: bot.name }), " ", botMark(), " ",
+    h("span", { class: "muted", text: bot.token ? t("bots.token_live") : t("bots.token_none") }), " ",
+    h("button", {
+      type: "button", class: "btn small", dataset: { cmd: "bot-token" },
+      onclick: () => this.act(async () => tokenMade(bot.name)(await api.newBotToken(bot.name)), t("bots.new_token_done", { name: bot.name })),
+    }, t("bots.new_token")),
+    bot.token ? h("button", {
+      type: "button", class: "btn small ghost", dataset: { cmd: "bot-revoke" },
+      onclick: () => this.act(() => { this.shown = null; return api.revokeBotToken(bot.name); }, t("bots.revoked", { name: bot.name })),
+    }, t("bots.revoke")) : null,
+    h("button", {
+      type: "button", class: "btn small danger", dataset: { cmd: "bot-delete" },
+      onclick: () => {
+        if (!confirm(t("bots.delete.confirm", { name: bot.name }))) return;
+        this.act(() => { this.shown = null; return api.deleteBot(bot.name); }, t("bots.deleted", { name: bot.name }));
+      },
+    }, t("bots.delete")),
+  ));
+  return h("section", { class: "panel", dataset: { panel: "bots" } },
+    h("h2", { text: t("bots.title") }),
+    h("p", { text: t("bots.what", { limit: b.limit }) }),
+    shown ? h("div", { class: "bot-token", role: "status", dataset: { token: shown.name } },
+      h("p", { text: t("bots.token_once", { name: shown.name }) }),
+      h("code", { class: "token", dataset: { secret: "" }, text: shown.token }),
+      h("p", { class: "muted", text: t("bots.connect") }),
+      h("code", { text: `burraco bot-connect --server ${location.origin} --token ${shown.token} --cmd "python my_bot.py"` }),
+    ) : null,
+    rows.length ? h("ul", { class: "bot-list" }, rows) : h("p", { class: "muted", text: t("bots.none") }),
+    b.bots.length < b.limit ? create : h("p", { class: "muted", text: t("bots.limit", { limit: b.limit }) }),
+  );
+};
 
 export class VerifyScreen extends Page {
   constructor(app, ctx, token) {

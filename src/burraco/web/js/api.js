@@ -77,6 +77,12 @@ export const api = {
   verifyEmail: (token) => call("POST", "/api/account/verify", { token }),
   accountStandings: (wanted) => call("POST", "/api/account/standings", { wanted }),
   accountInvitations: (wanted) => call("POST", "/api/account/invitations", { wanted }),
+  // Bot accounts (docs/accounts.md): the token is in the answer of create and newBotToken only.
+  bots: () => call("GET", "/api/account/bots"),
+  createBot: (name) => call("POST", "/api/account/bots", { name }),
+  newBotToken: (name) => call("POST", `/api/account/bots/${encodeURIComponent(name)}/token`),
+  revokeBotToken: (name) => call("DELETE", `/api/account/bots/${encodeURIComponent(name)}/token`),
+  deleteBot: (name) => call("DELETE", `/api/account/bots/${encodeURIComponent(name)}`),
   accountPassword: (current, next) => call("POST", "/api/account/password", { current, new: next }),
   logoutEverywhere: () => call("POST", "/api/account/logout-everywhere"),
   deleteAccount: (password) => call("DELETE", "/api/account", { password }),

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { errorWords as errorText, t } from "./i18n.js";
+import { botMark } from "./tableview.js";
 
 export class FriendsPanel {
   constructor(ctx) {
@@ -82,6 +83,7 @@ export class FriendsPanel {
         ? h("ul", { class: "friend-list" }, d.friends.map((f) => h("li", { dataset: { friend: f.name, online: String(f.online) } },
           h("span", { class: `dot ${f.online ? "on" : "off"}`, role: "img", "aria-label": t(f.online ? "friends.online" : "friends.offline") }),
           ` ${f.name} `,
+          f.bot ? [botMark(), " "] : null,
           f.table ? h("a", { href: `/?table=${encodeURIComponent(f.table)}`, onclick: this.go(f.table), text: t("friends.watch") }) : null,
           h("button", { type: "button", class: "btn small ghost", onclick: () => this.follow(f.name, true), text: t("friends.unfollow") }))))
         : h("p", { class: "muted", text: t("friends.none") }),

@@ -7,7 +7,7 @@ import { errorWords, has, t } from "./i18n.js";
 import { clockEach, describeConfig } from "./play.js";
 import { FriendsPanel } from "./friendspanel.js";
 import { QuickPlayPanel } from "./quickplaypanel.js";
-import { botLabel, recordPlayerName } from "./tableview.js";
+import { botLabel, botMark, recordPlayerName } from "./tableview.js";
 
 // A refusal in the page's language (i18n.js): the lobby's forms, the first screen's, the
 // login card's.
@@ -362,6 +362,12 @@ export class LobbyScreen {
 
   tableRow(table) {
     const seats = table.seats.map((s) => (s.bot ? t("seat.bot", { level: botLabel(s.bot) }) : s.name || t("seat.free")));
+    const title = [];
+    table.seats.forEach((s, i) => {
+      if (i) title.push(" · ");
+      title.push(seats[i]);
+      if (s.bot_account) title.push(" ", botMark());
+    });
     const actions = [];
     const mine = table.seats.some((s) => !s.bot && s.name === this.ctx.user.name);
     if (mine) {
@@ -387,7 +393,7 @@ export class LobbyScreen {
     }
     return h("li", { class: "row", dataset: { table: table.id } },
       h("div", { class: "row-main" },
-        h("span", { class: "row-title", text: seats.join(" · ") }),
+        h("span", { class: "row-title" }, title),
         h("span", { class: "muted", text: `${t(`status.table.${table.status}`)} · ${describeConfig(table.config)}` }),
       ),
       h("div", { class: "row-actions" }, actions),

@@ -6,7 +6,7 @@ import { api, recordUrl } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { errorWords as errorText, language, t } from "./i18n.js";
 import { pageHeader } from "./header.js";
-import { botLabel, presetName, recordPlayerName } from "./tableview.js";
+import { botLabel, botMark, presetName, recordPlayerName } from "./tableview.js";
 
 const MODES = ["2p", "4p", "3p"];
 
@@ -83,7 +83,7 @@ export class LeaderboardScreen {
       )),
       h("tbody", {}, players.map((p) => h("tr", { dataset: { player: p.name } },
         h("td", { text: String(p.rank) }),
-        h("th", { scope: "row" }, playerLink(this.ctx, p.name)),
+        h("th", { scope: "row" }, playerLink(this.ctx, p.name), p.bot ? [" ", botMark()] : null),
         h("td", { title: t("ratings.sigma", { n: p.sigma }), text: String(p.rating) }),
         h("td", { text: String(p.matches) }),
         monthly ? h("td", { text: signed(p.delta ?? 0) }) : null,
@@ -297,7 +297,8 @@ export class ProfileScreen {
     replace(this.root,
       pageHeader(this.ctx, { title: t("ratings.profile_title") }),
       h("main", { class: "ratings-page" },
-        h("h1", { text: this.name }),
+        h("h1", {}, this.name, d && d.bot ? [" ", botMark()] : null),
+        d && d.bot && d.owner ? h("p", { class: "muted", dataset: { botOwner: d.owner } }, t("bot.owner", { name: d.owner })) : null,
         h("p", {}, h("a", { href: "/?ratings=2p", onclick: (ev) => { ev.preventDefault(); this.ctx.navigate("/?ratings=2p"); }, text: t("ratings.to_boards") })),
         this.error ? h("p", { class: "notice error", role: "alert", text: this.error }) : null,
         d && !d.ratings.length ? h("p", { class: "muted", text: t("ratings.no_rated") }) : null,

@@ -27,6 +27,11 @@ export function recordPlayerName(name, seat, players) {
   return players >= 3 ? t("seat.bot.n", { level, n: seat + 1 }) : t("seat.bot", { level });
 }
 
+/** The mark of a bot account (an outside program playing online), wherever its name is shown. */
+export function botMark() {
+  return h("abbr", { class: "bot-mark", title: t("bot.mark.title"), dataset: { botMark: "" }, text: t("bot.mark") });
+}
+
 export function presetName(preset) {
   return has(`preset.${preset}`) ? t(`preset.${preset}`) : preset;
 }
@@ -130,6 +135,7 @@ function chip(state, seat, role, pos) {
   const body = [
     h("div", { class: "chip-head" },
       h("span", { class: "chip-name", text: seatName(seats, seat, names) }),
+      info && info.bot_account ? botMark() : null,
     ),
     h("div", { class: "chip-row" },
       role === "partner" ? h("span", { class: "chip-role", text: t("seat.partner") }) : null,
