@@ -270,16 +270,17 @@ def review_decision(
     options = [played] + [c for c in candidates_of(view) if c != played]
     if len(options) == 1:
         return Estimate(best=played, cost=0.0, low=0.0, high=0.0, playouts=0)
-    seat = view.seat
     # 1. choose the best candidate on half the budget (pruning the clearly worse ones)
-    values, used = _race(view, options, list(range(len(options))), playouts // 2, rng, depth)
+    values, used = _race(
+        view, options, list(range(len(options))), playouts // 2, rng=rng, depth=depth
+    )
     alive = [i for i, v in enumerate(values) if len(v) == len(values[0])]
     best = max(alive, key=lambda i: (_mean(values[i]), -i))
     if best == 0:
         return Estimate(best=played, cost=0.0, low=0.0, high=0.0, playouts=used)
     # 2. measure its advantage on fresh worlds: the choice's maximum is not measured on the
     # worlds that chose it, so its noise does not inflate the cost
-    pair, more = _race(view, options, [0, best], playouts - used, rng, depth)
+    pair, more = _race(view, options, [0, best], playouts - used, rng=rng, depth=depth)
     diffs = [b - p for b, p in zip(pair[best], pair[0], strict=True)]
     mean = _mean(diffs)
     half = Z95 * _stderr(diffs)
@@ -298,6 +299,7 @@ def _race(
     options: Sequence[tuple[Action, ...]],
     alive: list[int],
     playouts: int,
+    *,
     rng: random.Random,
     depth: int,
 ) -> tuple[list[list[float]], int]:
