@@ -3,15 +3,15 @@
 The record is replayed; at each decision of the chosen seat (the acquire: draw or pick up the
 pile; the play phase: the rest of the turn, melds and lay-offs then the discard or the close, cut
 after a pozzetto taken in diretta, whose cards the seat could not know) the seat's ``SeatView``
-alone is handed to ``review_decision``. It lists the played choice and the search bot's
-candidates (draw and pick up; the whole-turn plans of ``labelled_plan_variants``) and plays each
-of them on the same sampled worlds (``sample_state``: common random numbers), continued as the
-search bot's playouts are (the heuristic finishes the turn, then ``DEPTH`` more turns, then
-``evaluate``). The value of a choice is the line's score minus the other lines' mean (Match
-Points, R60); the cost of the played choice is the mean paired difference to the best candidate,
-with a 95% confidence interval. docs/review.md has the details and the JSON.
+alone is handed to ``review_decision``. It finds the search bot's preferred choice as the search
+bot does (its candidates, draw and pick up or the whole-turn plans of ``labelled_plan_variants``,
+on the same sampled worlds, ``sample_state``, a few turns then the fitted ``evaluate``), then
+plays that choice and the played one to the end of the smazzata on fresh sampled worlds (common
+random numbers, the heuristic playing every seat): the cost is the mean paired difference of the
+exact scores (the line's score minus the other lines' mean, R60), with a 95% confidence
+interval. docs/review.md has the details and the JSON.
 
-The budget is given in seconds per decision but spent as a number of playouts
+The budget is given in seconds per decision but spent as turns of playout
 (``seconds * REFERENCE_RATE``), so that a review is deterministic for a seed on any machine.
 """
 
@@ -40,9 +40,11 @@ DEFAULT_SECONDS: Final = 0.5
 """Budget per decision: one 2-player smazzata for one seat takes well under 60 s of one core."""
 REFERENCE_RATE: Final = 13000.0
 """Turns of playout per second of one core of the benchmark machine (bench/review_bench.py)."""
-DEPTH: Final = -1
-"""Turns played after the decision's turn before ``evaluate``; -1: to the end of the smazzata,
-so that a value is its exact score (the fitted estimate is biased between choices)."""
+SELECT_DEPTH: Final = 4
+"""Turns played after the decision's turn before ``evaluate`` when choosing the best candidate
+(the search bot's default); its cost is then measured to the end of the smazzata."""
+SELECT_SHARE: Final = 0.25
+"""The share of the budget spent choosing the best candidate."""
 MIN_WORLDS: Final = 8
 """Sampled worlds per decision at the least, whatever the budget."""
 Z95: Final = 1.959964
@@ -266,26 +268,29 @@ def review_decision(
     *,
     budget: int,
     rng: random.Random,
-    depth: int = DEPTH,
 ) -> Estimate:
     """The cost of ``played`` (the seat's actions at this decision) against the best of the
-    search bot's candidates, from ``view`` alone, in about ``budget`` turns of playouts: half
-    to find the best candidate, half to measure the played choice against it on fresh worlds."""
+    search bot's candidates, from ``view`` alone, in about ``budget`` turns of playouts.
+
+    First the search bot's way (``SELECT_SHARE`` of the budget): every candidate on the same
+    sampled worlds, ``SELECT_DEPTH`` turns then the fitted evaluation, the clearly worse ones
+    pruned, the best mean preferred. Then, if that is not the played choice, the two are played
+    to the end of the smazzata on fresh worlds: the cost is the mean of the exact score
+    differences, not the evaluation's (biased between choices), nor measured on the worlds that
+    chose the best (whose noise would inflate it)."""
     played = tuple(played)
     options = [played] + [c for c in candidates_of(view) if c != played]
     if len(options) == 1:
         return Estimate(best=played, cost=0.0, low=0.0, high=0.0, playouts=0)
-    # 1. the best candidate, on half the budget (the clearly worse ones pruned as it goes)
+    share = round(budget * SELECT_SHARE)
     values, used, work = _race(
-        view, options, list(range(len(options))), budget // 2, rng=rng, depth=depth
+        view, options, list(range(len(options))), share, rng=rng, depth=SELECT_DEPTH
     )
     alive = [i for i, v in enumerate(values) if len(v) == len(values[0])]
     best = max(alive, key=lambda i: (_mean(values[i]), -i))
     if best == 0:
         return Estimate(best=played, cost=0.0, low=0.0, high=0.0, playouts=used)
-    # 2. its advantage, on fresh worlds: the maximum is not measured on the worlds that chose
-    # it, so their noise does not inflate the cost
-    pair, more, _ = _race(view, options, [0, best], budget - work, rng=rng, depth=depth)
+    pair, more, _ = _race(view, options, [0, best], budget - work, rng=rng, depth=-1)
     diffs = [b - p for b, p in zip(pair[best], pair[0], strict=True)]
     mean = _mean(diffs)
     half = Z95 * _stderr(diffs)
