@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             record, seat=args.seat, seconds=seconds, seed=args.seed, progress=progress
         )
     except ReviewError as error:
-        print(f"burraco review: {error}", file=sys.stderr)
+        # an illegal action or a wrong result: the sentence of ``burraco replay``
+        print(error if error.code == 1 else f"burraco review: {error}", file=sys.stderr)
         return error.code
     finally:
         if bar is not None:
