@@ -4,6 +4,7 @@ the JSON."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from burraco.bots.review import (
 from burraco.engine import Action, Rules, Smazzata, find_rules
 from burraco.engine.game import Game
 from burraco.engine.position import build_position
-from burraco.engine.record import HandRecord, Record, write_record
+from burraco.engine.record import HandRecord, Record, replay, write_record
 from burraco.engine.rules import PRESETS
 from burraco.engine.state import Phase
 from burraco.engine.views import SeatView
@@ -219,6 +220,27 @@ def test_the_review_gets_only_views(monkeypatch: pytest.MonkeyPatch) -> None:
     review_record(played_record(ITALIAN, seed=6, actions=20), seat=1, seconds=0.01)
     assert calls
     assert all(type(view) is SeatView and view.seat == 1 for view in calls)
+
+
+def test_hidden_cards_do_not_change_the_review() -> None:
+    # two records alike but for two stock cards nobody drew: the same review for the same seed
+    record = played_record(ITALIAN, seed=8, actions=24)
+    states = replay(record, keep_states=True).states
+    deal, left = states[0].deal, states[0].stock_size
+    stock = list(deal.stock)
+    other = next(i for i in range(len(stock) - left, len(stock)) if stock[i] != stock[-1])
+    stock[other], stock[-1] = stock[-1], stock[other]
+    hand = HandRecord(
+        first=record.hands[0].first,
+        actions=record.hands[0].actions,
+        deal=dataclasses.replace(deal, stock=tuple(stock), deck=None),
+    )
+    twin = dataclasses.replace(record, hands=(hand,))
+    assert replay(twin).error is None
+    one = review_record(record, seat=0, seconds=0.03, seed=2)
+    two = review_record(twin, seat=0, seconds=0.03, seed=2)
+    assert one == two
+    assert one.smazzate[0].decisions
 
 
 def test_seats_by_number_or_name() -> None:
