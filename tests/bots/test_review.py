@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -208,6 +210,17 @@ def test_deterministic_for_a_seed() -> None:
     assert review_text(write_record(record), seat=0, seconds=0.05, seed=9) == one.to_json()
 
 
+def test_review_text_runs_in_a_worker_process() -> None:
+    # as the server calls it: a plain function of the record's text, in a process pool
+    text = write_record(played_record(ITALIAN, seed=3, actions=10))
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        remote = pool.submit(review_text, text, seat=1, seconds=0.02, seed=4).result()
+        failed = pool.submit(review_text, text, seat=5)
+        with pytest.raises(ReviewError, match="no seat 5"):
+            failed.result()
+    assert remote == review_text(text, seat=1, seconds=0.02, seed=4)
+
+
 def test_the_review_gets_only_views(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Any] = []
     real = review_module.review_decision
@@ -265,6 +278,8 @@ def test_an_illegal_record_is_refused() -> None:
     with pytest.raises(ReviewError) as caught:
         review_record(broken, seat=0, seconds=0.01)
     assert caught.value.code == 1
+    back = pickle.loads(pickle.dumps(caught.value))  # from a worker process, whole
+    assert (type(back), str(back), back.code) == (ReviewError, str(caught.value), 1)
     with pytest.raises(ReviewError, match="malformed"):
         review_text("format = 1", seat=0)
     with pytest.raises(ValueError, match="positive"):

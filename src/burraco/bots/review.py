@@ -59,6 +59,10 @@ class ReviewError(ValueError):
         super().__init__(message)
         self.code = code
 
+    def __reduce__(self) -> tuple[type[ReviewError], tuple[str, int]]:
+        # raised in a worker process, it reaches the caller whole (the code too)
+        return (ReviewError, (str(self), self.code))
+
 
 @dataclass(frozen=True, kw_only=True)
 class Thresholds:
