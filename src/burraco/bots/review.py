@@ -512,14 +512,20 @@ def review_record(
 
 
 def review_text(
-    record_text: str, *, seat: int | str = 0, seconds: float = DEFAULT_SECONDS, seed: int = 0
+    record_text: str,
+    *,
+    seat: int | str = 0,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """``review_record`` on a record's TOML text, as its JSON (for a worker process)."""
     try:
         record = read_record(record_text)
     except RecordError as error:
         raise ReviewError(f"malformed: {error}") from None
-    return review_record(record, seat=seat_of(record, seat), seconds=seconds, seed=seed).to_json()
+    review = review_record(record, seat=seat, seconds=seconds, seed=seed, progress=progress)
+    return review.to_json()
 
 
 __all__ = [
