@@ -36,7 +36,7 @@ from .plans.table import Table
 from .search import labelled_plan_variants
 
 FORMAT: Final = "burraco-review/1"
-DEFAULT_SECONDS: Final = 0.5
+DEFAULT_SECONDS: Final = 0.4
 """Budget per decision: one 2-player smazzata for one seat takes well under 60 s of one core."""
 REFERENCE_RATE: Final = 13000.0
 """Turns of playout per second of one core of the benchmark machine (bench/review_bench.py)."""
