@@ -35,6 +35,7 @@ from .routes import (
     pages,
     quickplay,
     ratings,
+    reviews,
     rulesets,
     ws,
 )
@@ -80,6 +81,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         history,
         info,
         ratings,
+        reviews,
         quickplay,
         moderation,
         friends,
@@ -117,6 +119,7 @@ def _lifespan(config: ServerConfig) -> Lifespan:
             await hub.cluster.start()
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
+        await hub.reviews.start()
         if hub.cluster is None:  # in a cluster, the process holding their role runs them
             await hub.tournaments.start()
             hub.quickplay.start()
