@@ -113,6 +113,31 @@ def add_replay_parser(commands: Commands) -> None:
     parser.set_defaults(run=Run("burraco.cli.replay"))
 
 
+def add_review_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "review",
+        help="the search bot reviews one seat's decisions in a game record",
+        description=(
+            "Review each decision of one seat of a game record with the search bot, from what"
+            " that seat saw: the Match Points each choice cost, mistakes and blunders marked."
+        ),
+    )
+    parser.add_argument("file", help="the record (TOML); - for standard input")
+    parser.add_argument(
+        "--seat", default="0", help="the seat to review: its number or the player's name (0)"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="budget per decision, in seconds of one core (default 0.5)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the sampling (0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument("--progress", action="store_true", help="show the bar even off a terminal")
+    parser.set_defaults(run=Run("burraco.cli.review"))
+
+
 def add_simulate_parser(commands: Commands) -> None:
     parser = commands.add_parser(
         "simulate",
