@@ -21,7 +21,8 @@ def test_a_review_from_its_request_to_its_result(db_url: str) -> None:
             assert queued and row.status == ReviewStatus.QUEUED and row.requested_by == anna.id
             same, queued = await reviews.request("t1", 1, 0, user_id=bruno.id, seconds=1, node=None)
             assert not queued and same.id == row.id and same.requested_by == anna.id
-            assert await reviews.pending_of(anna.id) == 1 and await reviews.pending_of(bruno.id) == 0
+            assert await reviews.pending_of(anna.id) == 1
+            assert await reviews.pending_of(bruno.id) == 0
             an_hour_ago = datetime.now(UTC) - timedelta(hours=1)
             assert await reviews.requested_since(anna.id, an_hour_ago) == 1
             assert await reviews.claim(row.id) and not await reviews.claim(row.id)
@@ -39,7 +40,9 @@ def test_a_review_from_its_request_to_its_result(db_url: str) -> None:
             failed = await reviews.get("t1", 1, 1)
             assert failed is not None and failed.status == ReviewStatus.FAILED
             assert failed.error == "x" * 500
-            again, queued = await reviews.request("t1", 1, 1, user_id=bruno.id, seconds=0.5, node=None)
+            again, queued = await reviews.request(
+                "t1", 1, 1, user_id=bruno.id, seconds=0.5, node=None
+            )
             assert queued and again.id == other.id and again.requested_by == bruno.id
             assert again.error is None and again.status == ReviewStatus.QUEUED
         finally:
