@@ -90,6 +90,7 @@ def test_the_core_and_the_offline_commands_need_no_extra(tmp_path: Path) -> None
         ["replay", "--json", played],
         [*arena, "--no-chart", "--quiet", "--out", str(tmp_path / "arena")],
         ["--help"],
+        ["review", "--json", "--seconds", "0.01", record],
     )
     runs = result["runs"]
     for run in runs:
@@ -105,6 +106,7 @@ def test_the_core_and_the_offline_commands_need_no_extra(tmp_path: Path) -> None
     assert not (tmp_path / "arena" / "ratings.png").exists()
     assert "replay" in runs[8]["out"]
     assert "club" in runs[8]["out"]
+    assert json.loads(runs[9]["out"])["format"] == "burraco-review/1"
     assert result["loaded"] == []
 
 

@@ -3,15 +3,15 @@
 The record is replayed; at each decision of the chosen seat (the acquire: draw or pick up the
 pile; the play phase: the rest of the turn, melds and lay-offs then the discard or the close, cut
 after a pozzetto taken in diretta, whose cards the seat could not know) the seat's ``SeatView``
-alone is handed to ``review_decision``. It lists the played choice and the search bot's
-candidates (draw and pick up; the whole-turn plans of ``labelled_plan_variants``) and plays each
-of them on the same sampled worlds (``sample_state``: common random numbers), continued as the
-search bot's playouts are (the heuristic finishes the turn, then ``DEPTH`` more turns, then
-``evaluate``). The value of a choice is the line's score minus the other lines' mean (Match
-Points, R60); the cost of the played choice is the mean paired difference to the best candidate,
-with a 95% confidence interval. docs/review.md has the details and the JSON.
+alone is handed to ``review_decision``. It finds the search bot's preferred choice as the search
+bot does (its candidates, draw and pick up or the whole-turn plans of ``labelled_plan_variants``,
+on the same sampled worlds, ``sample_state``, a few turns then the fitted ``evaluate``), then
+plays that choice and the played one to the end of the smazzata on fresh sampled worlds (common
+random numbers, the heuristic playing every seat): the cost is the mean paired difference of the
+exact scores (the line's score minus the other lines' mean, R60), with a 95% confidence
+interval. docs/review.md has the details and the JSON.
 
-The budget is given in seconds per decision but spent as a number of playouts
+The budget is given in seconds per decision but spent as turns of playout
 (``seconds * REFERENCE_RATE``), so that a review is deterministic for a seed on any machine.
 """
 
@@ -38,10 +38,13 @@ from .search import labelled_plan_variants
 FORMAT: Final = "burraco-review/1"
 DEFAULT_SECONDS: Final = 0.5
 """Budget per decision: one 2-player smazzata for one seat takes well under 60 s of one core."""
-REFERENCE_RATE: Final = 400.0
-"""Playouts per second of one core of the benchmark machine (bench/review_bench.py)."""
-DEPTH: Final = 4
-"""Turns played after the decision's turn before ``evaluate`` (as the search bot's default)."""
+REFERENCE_RATE: Final = 13000.0
+"""Turns of playout per second of one core of the benchmark machine (bench/review_bench.py)."""
+SELECT_DEPTH: Final = 4
+"""Turns played after the decision's turn before ``evaluate`` when choosing the best candidate
+(the search bot's default); its cost is then measured to the end of the smazzata."""
+SELECT_SHARE: Final = 0.25
+"""The share of the budget spent choosing the best candidate."""
 MIN_WORLDS: Final = 8
 """Sampled worlds per decision at the least, whatever the budget."""
 Z95: Final = 1.959964
@@ -55,6 +58,10 @@ class ReviewError(ValueError):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+    def __reduce__(self) -> tuple[type[ReviewError], tuple[str, int]]:
+        # raised in a worker process, it reaches the caller whole (the code too)
+        return (ReviewError, (str(self), self.code))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -233,18 +240,21 @@ def _num(x: float) -> float | int:
 # ------------------------------------------------------------------------------ one decision
 
 
-def _playout(state: Smazzata, actions: Sequence[Action], seat: int, depth: int) -> float:
-    """Play ``actions`` (the seat's choice), finish the turn with the heuristic, ``depth`` more
-    turns, then evaluate for the seat's line."""
+def _playout(
+    state: Smazzata, actions: Sequence[Action], seat: int, depth: int
+) -> tuple[float, int]:
+    """Play ``actions`` (the seat's choice), finish the turn with the heuristic, then ``depth``
+    more turns (-1: to the end) and evaluate for the seat's line. The value, and the turns
+    played (the work done, which the budget counts)."""
     for action in actions:
         state.apply(action)
     if not state.is_over and state.current == seat and state.phase == Phase.PLAY:
         finish_turn(state)
-    turns = depth
-    while not state.is_over and turns != 0:
+    turns = 1
+    while not state.is_over and turns != depth + 1:
         play_turn(state)
-        turns -= 1
-    return evaluate(state, seat)
+        turns += 1
+    return evaluate(state, seat), turns
 
 
 def candidates_of(view: SeatView) -> list[tuple[Action, ...]]:
@@ -260,27 +270,31 @@ def review_decision(
     view: SeatView,
     played: Sequence[Action],
     *,
-    playouts: int,
+    budget: int,
     rng: random.Random,
-    depth: int = DEPTH,
 ) -> Estimate:
     """The cost of ``played`` (the seat's actions at this decision) against the best of the
-    search bot's candidates, from ``view`` alone, in about ``playouts`` playouts."""
+    search bot's candidates, from ``view`` alone, in about ``budget`` turns of playouts.
+
+    First the search bot's way (``SELECT_SHARE`` of the budget): every candidate on the same
+    sampled worlds, ``SELECT_DEPTH`` turns then the fitted evaluation, the clearly worse ones
+    pruned, the best mean preferred. Then, if that is not the played choice, the two are played
+    to the end of the smazzata on fresh worlds: the cost is the mean of the exact score
+    differences, not the evaluation's (biased between choices), nor measured on the worlds that
+    chose the best (whose noise would inflate it)."""
     played = tuple(played)
     options = [played] + [c for c in candidates_of(view) if c != played]
     if len(options) == 1:
         return Estimate(best=played, cost=0.0, low=0.0, high=0.0, playouts=0)
-    # 1. choose the best candidate on half the budget (pruning the clearly worse ones)
-    values, used = _race(
-        view, options, list(range(len(options))), playouts // 2, rng=rng, depth=depth
+    share = round(budget * SELECT_SHARE)
+    values, used, work = _race(
+        view, options, list(range(len(options))), share, rng=rng, depth=SELECT_DEPTH
     )
     alive = [i for i, v in enumerate(values) if len(v) == len(values[0])]
     best = max(alive, key=lambda i: (_mean(values[i]), -i))
     if best == 0:
         return Estimate(best=played, cost=0.0, low=0.0, high=0.0, playouts=used)
-    # 2. measure its advantage on fresh worlds: the choice's maximum is not measured on the
-    # worlds that chose it, so its noise does not inflate the cost
-    pair, more = _race(view, options, [0, best], playouts - used, rng=rng, depth=depth)
+    pair, more, _ = _race(view, options, [0, best], budget - work, rng=rng, depth=-1)
     diffs = [b - p for b, p in zip(pair[best], pair[0], strict=True)]
     mean = _mean(diffs)
     half = Z95 * _stderr(diffs)
@@ -298,36 +312,38 @@ def _race(
     view: SeatView,
     options: Sequence[tuple[Action, ...]],
     alive: list[int],
-    playouts: int,
+    budget: int,
     *,
     rng: random.Random,
     depth: int,
-) -> tuple[list[list[float]], int]:
-    """Play the ``alive`` options on shared sampled worlds (at least MIN_WORLDS of them, else
-    about ``playouts`` playouts); from time to time drop the options clearly worse than the
-    best (never option 0, the played one). Values per option, and the playouts run."""
+) -> tuple[list[list[float]], int, int]:
+    """Play the ``alive`` options on shared sampled worlds (common random numbers), at least
+    MIN_WORLDS of them, then while ``budget`` turns of playouts last; from time to time drop
+    the options clearly worse than the best (never option 0, the played one). The values per
+    option, the playouts and the turns played."""
     seat = view.seat
     values: list[list[float]] = [[] for _ in options]
-    used = 0
-    rounds = 0
-    while rounds < MIN_WORLDS or used + len(alive) <= playouts:
+    used = work = rounds = 0
+    while rounds < MIN_WORLDS or work < budget:
         base = sample_state(view, rng)
         try:
-            mine = _playout(base.copy(), options[0], seat, depth)
+            mine, turns = _playout(base.copy(), options[0], seat, depth)
         except IllegalActionError:  # cannot happen: legality depends on the view only
             continue
         values[0].append(mine)
+        work += turns
         for i in alive[1:]:
             try:
-                value = _playout(base.copy(), options[i], seat, depth)
+                value, turns = _playout(base.copy(), options[i], seat, depth)
             except IllegalActionError:
-                value = -1e6
+                value, turns = -1e6, 1
             values[i].append(value)
+            work += turns
         used += len(alive)
         rounds += 1
         if rounds >= MIN_WORLDS and rounds % 4 == 0 and len(alive) > 2:
             alive = _prune(alive, values)
-    return values, used
+    return values, used, work
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -464,11 +480,11 @@ def review_record(
         raise ValueError("seconds must be positive")
     seat = seat_of(record, seat)
     points = decision_points(record, seat)
-    budget = max(1, round(seconds * REFERENCE_RATE))
+    budget = max(1, round(seconds * REFERENCE_RATE))  # turns of playouts per decision
     by_hand: dict[int, list[Decision]] = {n: [] for n in range(1, len(record.hands) + 1)}
     for done, point in enumerate(points, start=1):
         rng = random.Random(f"review:{seed}:{point.hand}:{point.action_index}")
-        estimate = review_decision(point.view, point.played, playouts=budget, rng=rng)
+        estimate = review_decision(point.view, point.played, budget=budget, rng=rng)
         by_hand[point.hand].append(
             Decision(
                 turn=point.turn,

@@ -17,18 +17,24 @@ from burraco.engine.record import read_record, replay
 from .sheet import smazzata_sheet, totals_sheet
 
 
-def run(args: argparse.Namespace) -> int:
+def read_text(file: str) -> str | None:
+    """The text of ``file`` (``-``: standard input), or None after one sentence on standard
+    error saying why it cannot be read (the commands' exit 2)."""
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
+        if file == "-":
+            return sys.stdin.read()
+        with open(file, encoding="utf-8") as handle:
+            return handle.read()
     except OSError as error:
-        print(f"{args.file}: cannot read the file: {error.strerror}", file=sys.stderr)
-        return 2
+        print(f"{file}: cannot read the file: {error.strerror}", file=sys.stderr)
     except UnicodeDecodeError:
-        print(f"{args.file}: the file is not UTF-8 text", file=sys.stderr)
+        print(f"{file}: the file is not UTF-8 text", file=sys.stderr)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    text = read_text(args.file)
+    if text is None:
         return 2
     try:
         record = read_record(text)

@@ -17,21 +17,13 @@ from burraco.engine.errors import RecordError
 from burraco.engine.record import Record, read_record, replay
 
 from .progress import Progress
+from .replay import read_text
 from .sheet import smazzata_sheet
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as error:
-        print(f"{args.file}: cannot read the file: {error.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"{args.file}: the file is not UTF-8 text", file=sys.stderr)
+    text = read_text(args.file)
+    if text is None:
         return 2
     seconds = DEFAULT_SECONDS if args.seconds is None else args.seconds
     if not seconds > 0:
@@ -55,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
             record, seat=args.seat, seconds=seconds, seed=args.seed, progress=progress
         )
     except ReviewError as error:
-        print(f"burraco review: {error}", file=sys.stderr)
+        # an illegal action or a wrong result: the sentence of ``burraco replay``
+        print(error if error.code == 1 else f"burraco review: {error}", file=sys.stderr)
         return error.code
     finally:
         if bar is not None:
