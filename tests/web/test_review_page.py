@@ -153,3 +153,17 @@ def test_the_review_asked_from_an_english_page(
     expect(page.locator(".review-summary").first).to_contain_text("of which")
     see_a_mistake_on_the_table(page)
     expect(page.locator(".review-note")).to_contain_text("Better:")
+
+
+def test_on_a_phone_the_review_is_under_the_controls(
+    pages: Pages, server: Server, tmp_path: Path
+) -> None:
+    page = pages.new(width=390, height=844, touch=True)
+    a_player_with_a_match(page, server, tmp_path)
+    expect(page.locator(".replay-side")).to_be_hidden()
+    drawer = page.locator(".review-drawer")
+    drawer.locator("summary").click()
+    drawer.locator('[data-cmd="review"]').click()
+    expect(drawer.locator('.review-panel[data-review="done"]')).to_be_visible(timeout=60_000)
+    see_a_mistake_on_the_table(page)
+    expect(page.locator(".review-drawer")).to_have_attribute("open", "")
