@@ -93,12 +93,14 @@ def recorded_match(data_dir: Path, table: str, user_id: int, name: str) -> None:
         pool.submit(asyncio.run, write()).result()
 
 
-def a_player_with_a_match(page: Page, server: Server, tmp_path: Path) -> None:
+def a_player_with_a_match(
+    page: Page, server: Server, tmp_path: Path, path: str = "/?replay=t1&match=1"
+) -> None:
     driver.guest(page)
     page.wait_for_selector(".lobby-screen")
     me = page.evaluate("() => fetch('/api/me').then((r) => r.json())")
     recorded_match(tmp_path, "t1", me["id"], me["name"])
-    page.goto("/?replay=t1&match=1")
+    page.goto(path)
     page.wait_for_selector(".replay-screen .felt")
 
 
@@ -153,6 +155,16 @@ def test_the_review_asked_from_an_english_page(
     expect(page.locator(".review-summary").first).to_contain_text("of which")
     see_a_mistake_on_the_table(page)
     expect(page.locator(".review-note")).to_contain_text("Better:")
+
+
+def test_the_end_of_match_link_asks_for_the_review_as_the_replay_opens(
+    pages: Pages, server: Server, tmp_path: Path
+) -> None:
+    """The final panel's "Analisi del bot" link (play.js) opens the replay with ``review=1``."""
+    page = pages.new()
+    a_player_with_a_match(page, server, tmp_path, "/?replay=t1&match=1&review=1")
+    expect(page.locator('.review-panel[data-review="done"]')).to_be_visible(timeout=60_000)
+    expect(page.locator(".review-item").first).to_be_visible()
 
 
 def test_on_a_phone_the_review_is_under_the_controls(

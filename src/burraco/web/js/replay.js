@@ -23,6 +23,8 @@ export class ReplayScreen {
     this.sort = "suit";
     this.error = "";
     this.review = new ReviewPanel(this);
+    // From the end of the match's "Bot review" link: asked as soon as the page knows the seat.
+    this.askReview = new URLSearchParams(location.search).get("review") === "1";
   }
 
   async mount() {
@@ -37,6 +39,8 @@ export class ReplayScreen {
       this.error = errorWords(error);
     }
     this.render();
+    const info = this.review.info;
+    if (this.data && this.askReview && info && info.you !== null && !this.review.current) await this.review.ask();
   }
 
   destroy() {
