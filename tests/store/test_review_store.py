@@ -7,7 +7,11 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from burraco.store import ReviewStatus, ReviewStore, Store
+from sqlalchemy import update
+
+from burraco.store import AccountStore, ReviewStatus, ReviewStore, Store
+from burraco.store.review_models import Review
+from burraco.store.review_store import LOST_AFTER
 
 
 def test_a_review_from_its_request_to_its_result(db_url: str) -> None:
@@ -68,6 +72,56 @@ def test_the_unfinished_reviews_of_a_process_are_queued_again(db_url: str) -> No
             assert [r.id for r in again] == [ids[0], ids[1]]
             assert all(r.status == ReviewStatus.QUEUED and r.started_at is None for r in again)
             assert [r.id for r in await reviews.unfinished("n1")] == [ids[2]]
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_deleted_account_leaves_no_name_in_its_reviews(db_url: str) -> None:
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            reviews = ReviewStore(store)
+            dora = await store.create_user("Dora", "x")
+            mine, _ = await reviews.request("t1", 1, 0, user_id=dora.id, seconds=1, node=None)
+            other, _ = await reviews.request("t1", 1, 1, user_id=dora.id, seconds=1, node=None)
+            await reviews.finish(mine.id, {"player": "Dora", "mp_lost": 3})
+            await reviews.finish(other.id, {"player": "Bot Facile", "mp_lost": 0})
+            await AccountStore(store).delete_account(dora.id, replacement="Deleted-9")
+            gone = await reviews.get("t1", 1, 0)
+            kept = await reviews.get("t1", 1, 1)
+            assert gone is not None and gone.result == {"player": "Deleted-9", "mp_lost": 3}
+            assert gone.requested_by is None
+            assert kept is not None and kept.result == {"player": "Bot Facile", "mp_lost": 0}
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_review_pending_for_hours_is_lost_and_may_be_asked_again(db_url: str) -> None:
+    """A cluster's process that stopped for good leaves its reviews pending: after
+    ``LOST_AFTER`` they no longer count against their requester and are queued again when
+    asked."""
+
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            reviews = ReviewStore(store)
+            anna = await store.create_user("Anna", "x")
+            row, _ = await reviews.request("t1", 1, 0, user_id=anna.id, seconds=1, node="gone")
+            assert await reviews.claim(row.id)
+            assert await reviews.pending_of(anna.id) == 1
+            long_ago = datetime.now(UTC) - LOST_AFTER - timedelta(minutes=1)
+            async with store.write() as session:
+                await session.execute(
+                    update(Review).where(Review.id == row.id).values(requested_at=long_ago)
+                )
+            assert await reviews.pending_of(anna.id) == 0
+            again, queued = await reviews.request("t1", 1, 0, user_id=anna.id, seconds=1, node="n2")
+            assert queued and again.id == row.id and again.node == "n2"
+            assert again.status == ReviewStatus.QUEUED and again.answered
         finally:
             await store.close()
 

@@ -31,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from burraco.errors import ErrorCode, ServiceError
-from burraco.store import ReviewRow, ReviewStatus, ReviewStore, UserInfo
+from burraco.store import ReviewRow, ReviewStore, UserInfo
 
 from . import messages
 
@@ -216,7 +216,7 @@ class ReviewService:
                 params={"seat": seat, "players": len(table.seats)},
             )
         found = await self.store.get(table_id, match_no, seat)
-        if found is not None and found.status != ReviewStatus.FAILED:
+        if found is not None and found.answered:
             return found, False
         await self._check_limits(user)
         row, queued = await self.store.request(

@@ -7,7 +7,7 @@ running or done: never computed twice), except a failed one, which is queued aga
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -35,6 +35,10 @@ class ReviewStatus(StrEnum):
 PENDING = (ReviewStatus.QUEUED.value, ReviewStatus.RUNNING.value)
 ERROR_CHARS = 500
 """The longest error text stored (the column's size)."""
+LOST_AFTER = timedelta(hours=6)
+"""A review queued or running for longer is lost: its process stopped for good (a cluster's
+process that never came back; a server alone queues its own again at its restart). It no
+longer counts against its requester, and asking for it again queues it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,17 @@ class ReviewRow:
     node: str | None
     result: dict[str, Any] | None
     error: str | None
+
+    @property
+    def answered(self) -> bool:
+        """Asking for it again answers this row: it is done, or on its way (not lost)."""
+        if self.status == ReviewStatus.FAILED:
+            return False
+        return self.status == ReviewStatus.DONE or self.requested_at >= _lost_before()
+
+
+def _lost_before() -> datetime:
+    return datetime.now(UTC) - LOST_AFTER
 
 
 def _row(r: rm.Review) -> ReviewRow:
@@ -102,8 +117,9 @@ class ReviewStore:
         seconds: float,
         node: str | None,
     ) -> tuple[ReviewRow, bool]:
-        """The review of a match's seat, queued if there was none or it had failed; True when
-        this call queued it (False: it was there, queued, running or done)."""
+        """The review of a match's seat, queued if there was none, it had failed or it was
+        lost (``LOST_AFTER``); True when this call queued it (False: it was there, queued,
+        running or done)."""
         for _ in range(2):  # a concurrent request inserting the same row: read it instead
             try:
                 async with self.store.write() as session:
@@ -114,7 +130,7 @@ class ReviewStore:
                             rm.Review.seat == seat,
                         )
                     )
-                    if found is not None and found.status != ReviewStatus.FAILED:
+                    if found is not None and _row(found).answered:
                         return _row(found), False
                     if found is None:
                         found = rm.Review(table_id=table_id, match_no=match_no, seat=seat)
@@ -167,11 +183,15 @@ class ReviewStore:
             )
 
     async def pending_of(self, user_id: int) -> int:
-        """How many reviews ``user_id`` asked that are queued or running."""
+        """How many reviews ``user_id`` asked that are queued or running (and not lost)."""
         r = rm.Review
         async with self.store.sessions() as session:
             count = await session.scalar(
-                select(func.count()).where(r.requested_by == user_id, r.status.in_(PENDING))
+                select(func.count()).where(
+                    r.requested_by == user_id,
+                    r.status.in_(PENDING),
+                    r.requested_at >= _lost_before(),
+                )
             )
         return int(count or 0)
 
