@@ -185,6 +185,30 @@ def test_decisions_follow_the_record() -> None:
     assert {p.turn % 2 for p in points} == {0}  # seat 1 plays the even turns, seat 0 first
 
 
+def test_a_pozzetto_in_diretta_starts_a_new_decision() -> None:
+    # the seat cannot know the pozzetto's cards (R46): what it plays after taking them is a
+    # second play decision of the same turn
+    state = build_position(
+        ITALIAN,
+        hands=["5H 6H 7H", "5C 6C 7C KD"],
+        stock_size=30,
+        phase=Phase.PLAY,
+        acquired="draw",
+    )
+    opening = Action.parse("0 open 5H 6H 7H")
+    after = state.copy()
+    after.apply(opening)
+    assert after.current == 0 and after.sizes[0] == ITALIAN.pozzetto_sizes[0]
+    discard = next(a for a in after.legal_actions() if a.verb.word == "discard")
+    points = review_module._hand_points(1, state, [opening, discard], 0)
+    assert [(p.phase, p.action_index, p.played) for p in points] == [
+        ("play", 0, (opening,)),
+        ("play", 1, (discard,)),
+    ]
+    assert points[0].turn == points[1].turn
+    assert sum(points[1].view.hand) == ITALIAN.pozzetto_sizes[0]
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_ruleset_and_table(preset: str, players: int) -> None:

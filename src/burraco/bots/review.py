@@ -36,7 +36,7 @@ from .plans.table import Table
 from .search import labelled_plan_variants
 
 FORMAT: Final = "burraco-review/1"
-DEFAULT_SECONDS: Final = 0.5
+DEFAULT_SECONDS: Final = 0.4
 """Budget per decision: one 2-player smazzata for one seat takes well under 60 s of one core."""
 REFERENCE_RATE: Final = 13000.0
 """Turns of playout per second of one core of the benchmark machine (bench/review_bench.py)."""
@@ -512,14 +512,20 @@ def review_record(
 
 
 def review_text(
-    record_text: str, *, seat: int | str = 0, seconds: float = DEFAULT_SECONDS, seed: int = 0
+    record_text: str,
+    *,
+    seat: int | str = 0,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """``review_record`` on a record's TOML text, as its JSON (for a worker process)."""
     try:
         record = read_record(record_text)
     except RecordError as error:
         raise ReviewError(f"malformed: {error}") from None
-    return review_record(record, seat=seat_of(record, seat), seconds=seconds, seed=seed).to_json()
+    review = review_record(record, seat=seat, seconds=seconds, seed=seed, progress=progress)
+    return review.to_json()
 
 
 __all__ = [

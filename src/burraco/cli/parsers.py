@@ -130,7 +130,7 @@ def add_review_parser(commands: Commands) -> None:
         "--seconds",
         type=float,
         default=None,
-        help="budget per decision, in seconds of one core (default 0.5)",
+        help="budget per decision, in seconds of one core (default 0.4)",
     )
     parser.add_argument("--seed", type=int, default=0, help="the seed of the sampling (0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
