@@ -294,3 +294,11 @@ def test_reviews_run_in_a_worker_process(tmp_path: Path) -> None:
         assert app.hub.reviews._pool is None  # closed with the app
 
     asyncio.run(scenario())
+
+
+def test_the_server_budget_is_the_command_s() -> None:
+    """``burraco serve`` reviews with the budget ``burraco review`` uses by default."""
+    from burraco.bots.review import DEFAULT_SECONDS
+    from burraco.server.config import ServerConfig
+
+    assert ServerConfig().review_seconds == DEFAULT_SECONDS

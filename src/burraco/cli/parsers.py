@@ -359,7 +359,7 @@ def add_serve_parser(commands: Commands) -> None:
         "--review-queue", type=int, default=20, help="reviews waiting at most; more: 503 (20)"
     )
     reviews.add_argument(
-        "--review-seconds", type=float, default=0.5, help="a review's budget per decision (0.5)"
+        "--review-seconds", type=float, default=0.4, help="a review's budget per decision (0.4)"
     )
     reviews.add_argument(
         "--reviews-per-day", type=int, default=10, help="reviews one account may ask a day (10)"

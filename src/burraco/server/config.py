@@ -81,8 +81,9 @@ class ServerConfig:
     """Worker processes for the bot's reviews (``reviews.py``); 0: a thread (tests)."""
     review_queue: int = 20
     """Reviews waiting in this process's queue at most; more are refused (503)."""
-    review_seconds: float = 0.5
-    """A review's budget per decision (``burraco.bots.review``: spent as playouts)."""
+    review_seconds: float = 0.4
+    """A review's budget per decision (``burraco.bots.review``: spent as playouts; its
+    ``DEFAULT_SECONDS``, as ``burraco review``)."""
     reviews_per_day: int = 10
     """Reviews one account may ask in 24 hours (one already done is answered, not counted)."""
     reviews_pending_per_user: int = 1
