@@ -60,14 +60,8 @@ def review_job(
 ) -> dict[str, Any]:
     """Review ``seat`` in the record ``text`` (run in a worker): the review's JSON. Raises
     ``ReviewError`` (a record that cannot be reviewed) or anything the review raises."""
-    from burraco.bots.review import ReviewError, review_record
-    from burraco.engine.errors import RecordError
-    from burraco.engine.record import read_record
+    from burraco.bots.review import review_text
 
-    try:
-        record = read_record(text)
-    except RecordError as error:
-        raise ReviewError(f"malformed: {error}") from None
     sink = _WORKER.get("sink")
 
     def progress(done: int, total: int) -> None:
@@ -76,8 +70,7 @@ def review_job(
         elif sink is not None:
             sink.put((review_id, done, total))
 
-    review = review_record(record, seat=seat, seconds=seconds, seed=SEED, progress=progress)
-    return review.to_json()
+    return review_text(text, seat=seat, seconds=seconds, seed=SEED, progress=progress)
 
 
 class ReviewRefused(ServiceError):
