@@ -85,6 +85,11 @@ class ErrorCode(StrEnum):
     BAD_EMAIL = "bad_email"
     MUTED = "muted"
     SUSPENDED = "suspended"
+    # Reviews by the bot (server/reviews.py).
+    NOT_A_PLAYER = "not_a_player"
+    NO_REVIEW = "no_review"
+    TOO_MANY_REVIEWS = "too_many_reviews"
+    REVIEW_QUEUE_FULL = "review_queue_full"
     # The server itself.
     TABLE_MOVED = "table_moved"
     RECONNECT = "reconnect"

@@ -83,9 +83,10 @@ def test_no_route_answers_a_server_error(case: Any, auth: dict[str, str]) -> Non
         _check(case, case.call(headers=dict(headers)))
 
 
-DELIBERATE_5XX = {502: {"mail_failed"}, 503: {"mail_unavailable", "busy"}}
+DELIBERATE_5XX = {502: {"mail_failed"}, 503: {"mail_unavailable", "busy", "review_queue_full"}}
 """Refusals that are 5xx on purpose: this server has no mail server configured (503), or one
-that refused (502); a full server (503). Any other 5xx is a failure of the route."""
+that refused (502); a full server (503), a full queue of reviews (503). Any other 5xx is a
+failure of the route."""
 
 
 def _check(case: Any, response: Any) -> None:

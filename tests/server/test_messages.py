@@ -125,3 +125,10 @@ def test_a_meld_has_one_shape_in_events_and_views() -> None:
         if seen >= 5:
             break
     assert seen >= 5
+
+
+def test_review_news() -> None:
+    """A review the user asked for has ended (server/reviews.py; docs/protocol.md)."""
+    assert encode(messages.review_news("t", 2, 1, "done")) == (
+        '{"type":"review","table":"t","match":2,"seat":1,"status":"done"}'
+    )

@@ -161,7 +161,7 @@ async def _finished_table(c: Checker, user: dict[str, str]) -> str:
     return table
 
 
-async def _lobby(c: Checker) -> str:
+async def _lobby(c: Checker) -> tuple[str, dict[str, str]]:
     (alice, _), (bob, _) = await _guest(c), await _guest(c)
     await c.call("POST", "/api/tables", 422, json={"bots": {"1": "cmd:x"}}, headers=alice)
     await c.call("POST", "/api/tables", 409, json={"seat": 3}, headers=alice)
@@ -188,7 +188,7 @@ async def _lobby(c: Checker) -> str:
     await c.call("POST", f"{path}/cancel", 200, headers=alice)
     finished = await _finished_table(c, alice)
     await c.call("POST", f"/api/tables/{finished}/rematch", 200, headers=alice)
-    return finished
+    return finished, alice
 
 
 async def _history(c: Checker, table: str) -> None:
@@ -202,6 +202,34 @@ async def _history(c: Checker, table: str) -> None:
     assert [m["table"] for m in matches] == [table]
     await c.call("GET", "/api/matches?mine=true", 200, headers=user)
     await c.call("GET", "/api/matches?mine=true", 401)
+
+
+async def _reviews(c: Checker, table: str, player: dict[str, str]) -> None:
+    c.app.hub.reviews.seconds = 0.01  # a tiny budget: the review is quick
+    stranger, _ = await _guest(c)
+    path = f"/api/tables/{table}/review"
+    await c.call("GET", f"/api/tables/{table}/reviews", 200, headers=player)
+    await c.call("GET", "/api/tables/nope/reviews", 404, code="no_record")
+    await c.call("POST", path, 401, json={})
+    await c.call("POST", path, 403, json={}, headers=stranger, code="not_a_player")
+    await c.call("POST", path, 409, json={"seat": 5}, headers=player, code="no_such_seat")
+    await c.call("POST", path, 422, json={"seat": "x"}, headers=player, code="bad_request")
+    await c.call("POST", f"{path}?match=9", 404, json={}, headers=player, code="no_record")
+    await c.call("GET", f"{path}?seat=0", 404, code="no_review")
+    saved, c.app.hub.reviews.queue_size = c.app.hub.reviews.queue_size, 0
+    await c.call("POST", path, 503, json={}, headers=player, code="review_queue_full")
+    c.app.hub.reviews.queue_size = saved
+    await c.call("POST", path, 202, json={}, headers=player)
+    await c.call("POST", path, 429, json={"seat": 1}, headers=player, code="too_many_reviews")
+
+    async def done() -> bool:
+        answer = await c.app.http.get(f"{path}?seat=0")
+        return bool(answer.json()["status"] == "done")
+
+    await c.app.until(done)
+    await c.call("GET", f"{path}?seat=0", 200)
+    await c.call("POST", path, 200, json={"seat": 0}, headers=player)
+    await c.call("GET", f"/api/tables/{table}/reviews", 200)
 
 
 async def _server(c: Checker) -> None:
@@ -500,8 +528,9 @@ def test_every_answer_is_what_the_description_declares(tmp_path: Path) -> None:
             spec = (await app.http.get("/api/openapi.json")).json()
             checker = Checker(app, spec)
             await _accounts(checker)
-            table = await _lobby(checker)
+            table, player = await _lobby(checker)
             await _history(checker, table)
+            await _reviews(checker, table, player)
             await _server(checker)
             await _tournaments(checker)
             await _ratings(checker)

@@ -351,6 +351,25 @@ def add_serve_parser(commands: Commands) -> None:
         metavar="HOST",
         help="a public host name pages may come from, when a proxy rewrites Host (repeatable)",
     )
+    reviews = parser.add_argument_group("the bot's reviews (docs/review-server.md)")
+    reviews.add_argument(
+        "--review-workers", type=int, default=1, help="worker processes for the reviews (1)"
+    )
+    reviews.add_argument(
+        "--review-queue", type=int, default=20, help="reviews waiting at most; more: 503 (20)"
+    )
+    reviews.add_argument(
+        "--review-seconds", type=float, default=0.4, help="a review's budget per decision (0.4)"
+    )
+    reviews.add_argument(
+        "--reviews-per-day", type=int, default=10, help="reviews one account may ask a day (10)"
+    )
+    reviews.add_argument(
+        "--reviews-pending-per-user",
+        type=int,
+        default=1,
+        help="reviews one account may have queued or running at once (1)",
+    )
     cluster = parser.add_argument_group("several processes (docs/cluster.md)")
     cluster.add_argument(
         "--redis-url", help="Redis of a cluster, e.g. redis://127.0.0.1:6379/0 (needs PostgreSQL)"

@@ -48,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
         cluster_name=args.cluster_name,
         node_address=f"{args.host}:{args.port}",
         lease_seconds=args.lease_seconds,
+        review_workers=args.review_workers,
+        review_queue=args.review_queue,
+        review_seconds=args.review_seconds,
+        reviews_per_day=args.reviews_per_day,
+        reviews_pending_per_user=args.reviews_pending_per_user,
     )
     if args.redis_url and not (args.database_url or "").startswith("postgres"):
         print("burraco serve: --redis-url needs a PostgreSQL --database-url (docs/cluster.md)")

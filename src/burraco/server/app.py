@@ -36,6 +36,7 @@ from .routes import (
     pages,
     quickplay,
     ratings,
+    reviews,
     rulesets,
     ws,
 )
@@ -82,6 +83,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         history,
         info,
         ratings,
+        reviews,
         quickplay,
         moderation,
         friends,
@@ -119,6 +121,7 @@ def _lifespan(config: ServerConfig) -> Lifespan:
             await hub.cluster.start()
         hub.tournaments = TournamentManager(hub)  # told of tables that finish while resuming
         resumed = await hub.recover()
+        await hub.reviews.start()
         if hub.cluster is None:  # in a cluster, the process holding their role runs them
             await hub.tournaments.start()
             hub.quickplay.start()

@@ -86,6 +86,17 @@ class ServerConfig:
     gc_sweep_check_seconds: float = 300.0
     """Seconds between two counts of the frozen objects, which decide a full sweep."""
     """Worker processes for the search bots (cheap bots run in threads)."""
+    review_workers: int = 1
+    """Worker processes for the bot's reviews (``reviews.py``); 0: a thread (tests)."""
+    review_queue: int = 20
+    """Reviews waiting in this process's queue at most; more are refused (503)."""
+    review_seconds: float = 0.4
+    """A review's budget per decision (``burraco.bots.review``: spent as playouts; its
+    ``DEFAULT_SECONDS``, as ``burraco review``)."""
+    reviews_per_day: int = 10
+    """Reviews one account may ask in 24 hours (one already done is answered, not counted)."""
+    reviews_pending_per_user: int = 1
+    """Reviews one account may have queued or running at once."""
     smtp_host: str | None = None
     """The SMTP server account mails go through (verification, password reset, standings);
     None: no mail, and the features that need it say so."""

@@ -30,6 +30,7 @@ from .mailer import Mailer
 from .protocol import encode
 from .quickplay import QuickPlay
 from .ratelimit import Bucket, Limiter, RateLimiter
+from .reviews import ReviewService
 from .table import TableActor, TableError, TableStatus, commands
 from .table.status import LIVE_STATUSES
 from .tableconfig import TableConfig
@@ -64,6 +65,8 @@ class Hub:
         self.invitation_mail = InvitationMail(self.accounts, self.mailer)
         """Invitations and challenges by mail to who asked and has no page open (friends.py)."""
         self.quickplay = QuickPlay(self)
+        self.reviews = ReviewService(self)
+        """The bot's reviews of finished matches (reviews.py), started by the app."""
         self.bots = bots
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
@@ -447,5 +450,6 @@ class Hub:
         for conn in list(self.connections):
             conn.close()
         self.bots.close()
+        await self.reviews.close()
         await self.invitation_mail.close()
         await self.store.close()

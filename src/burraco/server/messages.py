@@ -655,3 +655,20 @@ class Announcement(TypedDict):
 
 def announcement(text: str, at: float) -> Announcement:
     return {"type": "announcement", "text": text, "at": at}
+
+
+class ReviewNews(TypedDict):
+    """A review the user asked for has ended (reviews.py): ``GET /api/tables/{table}/review``
+    answers it."""
+
+    type: Literal["review"]
+    table: str
+    match: int
+    seat: int
+    status: Literal["done", "failed"]
+
+
+def review_news(
+    table_id: str, match_no: int, seat: int, status: Literal["done", "failed"]
+) -> ReviewNews:
+    return {"type": "review", "table": table_id, "match": match_no, "seat": seat, "status": status}

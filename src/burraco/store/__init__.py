@@ -9,6 +9,7 @@ from .migrate import Applied
 from .moderation_store import ModerationStore, ReportRow, Standing
 from .profile_store import ModeStats, PlayerMatchRow, ProfileStore
 from .rating_store import HistoryPoint, LeaderRow, RatingChange, RatingRow, RatingStore
+from .review_store import ReviewRow, ReviewStatus, ReviewStore
 from .store import (
     ActionRecord,
     ChatRecord,
@@ -61,6 +62,9 @@ __all__ = [
     "RatingRow",
     "RatingStore",
     "ReportRow",
+    "ReviewRow",
+    "ReviewStatus",
+    "ReviewStore",
     "RoundInfo",
     "RoundTableInfo",
     "SeatInfo",

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import account_models as a
 from . import models
+from . import review_models as rm
 from .store import Store, _aware, hash_token
 
 
@@ -265,4 +266,8 @@ class AccountStore:
                     line.replace(quoted, new) if line.startswith("players") else line
                     for line in match.record.split("\n")
                 )
+            # The bot's reviews of his seat name him too (``player``, docs/review.md).
+            for review in (await session.scalars(select(rm.Review))).all():
+                if review.result is not None and review.result.get("player") == account.name:
+                    review.result = {**review.result, "player": replacement}
             await session.execute(delete(models.User).where(models.User.id == user_id))

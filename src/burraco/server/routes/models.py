@@ -328,3 +328,32 @@ class BotTokenOut(BaseModel):
 
 class SentOut(BaseModel):
     sent: bool = Field(description="Always true: the answer never tells whether a mail went")
+
+
+class ReviewProgressOut(BaseModel):
+    done: int = Field(description="Decisions reviewed so far")
+    total: int = Field(description="Decisions to review in all (0: not counted yet)")
+
+
+class ReviewOut(BaseModel):
+    table: str
+    match: int
+    seat: int = Field(description="The seat reviewed")
+    status: Literal["queued", "running", "done", "failed"]
+    requested_at: str
+    finished_at: str | None
+    seconds: float = Field(description="The budget per decision (burraco.bots.review)")
+    position: int | None = Field(
+        description="Queued: its place in the queue (1: next); null otherwise"
+    )
+    progress: ReviewProgressOut | None = Field(description="Running: how far it is")
+    review: dict[str, Any] | None = Field(
+        description="Done: the review (format burraco-review/1, docs/review.md)"
+    )
+    error: str | None = Field(description="Failed: why, in words")
+
+
+class ReviewsOut(BaseModel):
+    you: int | None = Field(description="The caller's seat at the match (null: not a player)")
+    players: int = Field(description="Seats at the table")
+    reviews: list[ReviewOut] = Field(description="The match's reviews, by seat")

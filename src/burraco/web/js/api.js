@@ -110,6 +110,10 @@ export const api = {
   quickplayJoin: (body) => call("POST", "/api/quickplay", body),
   quickplayStatus: () => call("GET", "/api/quickplay"),
   quickplayLeave: () => call("DELETE", "/api/quickplay"),
+  reviews: (id, match) =>
+    call("GET", `/api/tables/${encodeURIComponent(id)}/reviews?match=${Number(match) || 1}`),
+  askReview: (id, match, seat) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/review?match=${Number(match) || 1}`, seat === null || seat === undefined ? {} : { seat }),
   replay: (id, match) =>
     call("GET", `/api/tables/${encodeURIComponent(id)}/replay?match=${Number(match) || 1}`),
 };

@@ -991,6 +991,8 @@ export class TableScreen {
       h("div", { class: "modal-actions" },
         this.model.you !== null ? h("button", { type: "button", class: "btn primary", dataset: { cmd: "rematch" }, text: t("final.rematch") }) : null,
         h("a", { class: "btn", href: `/?replay=${encodeURIComponent(this.id)}&match=${matchNo}`, dataset: { link: "replay" }, text: t("final.replay") }),
+        // A player's match: the bot's review of his seat, asked as the replay opens (review.js).
+        this.model.you !== null ? h("a", { class: "btn", href: `/?replay=${encodeURIComponent(this.id)}&match=${matchNo}&review=1`, dataset: { link: "review" }, text: t("review.ask") }) : null,
         h("a", { class: "btn", href: recordUrl(this.id, matchNo), download: `burraco-${this.id}-${matchNo}.toml`, text: t("final.download") }),
         h("button", { type: "button", class: "btn ghost", dataset: { cmd: "close-final" }, text: t("common.close") }),
       ),

@@ -6,6 +6,7 @@ import { api, recordUrl } from "./api.js";
 import { cardsText } from "./cards.js";
 import { h, icon, replace } from "./dom.js";
 import { errorWords, t } from "./i18n.js";
+import { ReviewPanel } from "./review.js";
 import { endedText, historyTable, sheetTable } from "./scoresheet.js";
 import { layoutHand, lineName, recordPlayerName, renderFelt } from "./tableview.js";
 
@@ -21,6 +22,9 @@ export class ReplayScreen {
     this.playing = null;
     this.sort = "suit";
     this.error = "";
+    this.review = new ReviewPanel(this);
+    // From the end of the match's "Bot review" link: asked as soon as the page knows the seat.
+    this.askReview = new URLSearchParams(location.search).get("review") === "1";
   }
 
   async mount() {
@@ -30,15 +34,18 @@ export class ReplayScreen {
     document.addEventListener("keydown", this.keyHandler);
     this.render();
     try {
-      this.data = await api.replay(this.id, this.matchNo);
+      [this.data] = await Promise.all([api.replay(this.id, this.matchNo), this.review.load()]);
     } catch (error) {
       this.error = errorWords(error);
     }
     this.render();
+    const info = this.review.info;
+    if (this.data && this.askReview && info && info.you !== null && !this.review.current) await this.review.ask();
   }
 
   destroy() {
     clearInterval(this.playing);
+    this.review.destroy();
     if (this.resize) this.resize.disconnect();
     document.removeEventListener("keydown", this.keyHandler);
   }
@@ -127,7 +134,7 @@ export class ReplayScreen {
       view,
       seats: null,
       names: this.names(),
-      bottom: 0,
+      bottom: this.review.seat ?? 0, // the reviewed seat's hand at the bottom
       hands: step.hands,
       sort: this.sort,
       selection: null,
@@ -164,14 +171,20 @@ export class ReplayScreen {
           this.data.hands.map((hd, i) => h("option", { value: String(i), selected: i === this.hand, text: t("table.smazzata", { n: hd.number }) }))),
       ),
     );
+    this.review.mark(felt, view);
+    // The review beside the table on a wide screen, under the controls on a narrow one.
+    const wide = window.matchMedia("(min-width: 1100px)").matches;
+    const review = this.review.section();
     const side = h("aside", { class: "side replay-side" },
+      wide ? review : null,
       h("h3", { text: t("replay.scores") }),
       last && hand.score ? [h("p", { class: "muted", text: endedText(hand.score, lineNames) }), sheetTable(hand.score, lineNames, hand.totals)] : null,
       historyTable(this.data.hands.filter((x) => x.score).map((x) => x.score), lineNames, this.data.totals, null),
       h("p", { class: "muted", text: t("replay.keys") }),
     );
     const host = h("main", { class: "felt-host" }, felt);
-    replace(this.root, top, controls, h("div", { class: "table-layout" }, host, side));
+    const drawer = !wide && review ? h("details", { class: "review-drawer", open: Boolean(this.review.current) }, h("summary", { text: t("review.title") }), review) : null;
+    replace(this.root, top, controls, drawer, this.review.note(), h("div", { class: "table-layout" }, host, side));
     layoutHand(host);
     if (!this.resize) {
       this.resize = new ResizeObserver(() => layoutHand(this.root.querySelector(".felt-host")));
