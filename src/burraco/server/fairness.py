@@ -8,13 +8,15 @@ equals the commitment received before the first action.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 from dataclasses import dataclass
 
 from burraco.engine import Rules
 from burraco.engine.cards import Card, standard_deck
+from burraco.engine.fairness import commitment_of, deck_text
+
+__all__ = ["CommittedDeck", "commitment_of", "deck_text", "fresh_deck", "random_seat"]
 
 _SYSTEM: random.Random = secrets.SystemRandom()
 
@@ -37,14 +39,6 @@ class CommittedDeck:
     @property
     def text(self) -> str:
         return deck_text(self.deck)
-
-
-def deck_text(deck: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(str(c) for c in deck)
-
-
-def commitment_of(deck_string: str, salt: str) -> str:
-    return hashlib.sha256(f"{deck_string} {salt}".encode()).hexdigest()
 
 
 def fresh_deck(rules: Rules) -> CommittedDeck:
