@@ -160,6 +160,9 @@ export class TableScreen {
     const effects = this.model.apply(message);
     this.updateYou();
     if (effects.sheet) this.sheetOpen = true;
+    if (effects.fair && effects.fair.status === "tampered") {
+      this.showNotice("error", { code: "fair_tampered", text: t("fair.tampered", { n: effects.fair.number }) });
+    }
     if (effects.final) {
       this.finalOpen = true;
       this.sheetOpen = false;
@@ -851,7 +854,7 @@ export class TableScreen {
 
   logPanel() {
     const seats = this.model.info ? this.model.info.seats : null;
-    const items = this.model.log.map((entry) => h("li", { class: `log-${entry.kind}` }, logText(entry, seats)));
+    const items = this.model.log.map((entry) => h("li", { class: entry.kind === "fair" ? `log-fair log-fair-${entry.status}` : `log-${entry.kind}` }, logText(entry, seats)));
     if (!items.length) items.push(h("li", { class: "muted", text: t("log.empty") }));
     return h("ol", { class: "log-list" }, items);
   }
@@ -910,10 +913,12 @@ export class TableScreen {
       h("p", { class: "muted", text: endedText(sheet.score, names) }),
       sheetTable(sheet.score, names, sheet.totals),
       sheet.hands ? this.handsLeft(sheet.hands) : null,
+      fairStatus(sheet),
       h("details", { class: "fairness" },
         h("summary", { text: t("sheet.fairness") }),
         h("p", { class: "mono", text: `${t("sheet.commitment")}: ${sheet.reveal.commitment}` }),
         h("p", { class: "mono", text: `${t("sheet.salt")}: ${sheet.reveal.salt}` }),
+        ...fairSeeds(sheet, this.model.info ? this.model.info.seats : []),
       ),
       h("div", { class: "modal-actions" },
         sheet.nextDealAt ? h("span", { class: "muted next-deal", dataset: { nextDeal: String(sheet.nextDealAt) }, "aria-live": "off" }) : null,
@@ -1379,6 +1384,34 @@ export function clockEach(roundSeconds, players) {
   return formatClock(roundSeconds / (players === 3 ? 3 : 2));
 }
 
+/** The browser's own check of the deal just revealed (fairdeal.js): a quiet line when it is the
+ * deck committed to before the first card, a loud alert when it is not. */
+function fairStatus(sheet) {
+  const fair = sheet.fair || { status: "unchecked", problems: [] };
+  const n = sheet.score.number;
+  if (fair.status === "tampered") {
+    return h("div", { class: "fair-warning", role: "alert", dataset: { fair: "tampered" } },
+      h("strong", { text: t("fair.tampered", { n }) }),
+      h("ul", {}, fair.problems.map((p) => h("li", { text: t(`fair.problem.${p}`) }))),
+    );
+  }
+  if (fair.status === "verified") return h("p", { class: "fair-ok", dataset: { fair: "verified" }, text: `✓ ${t("fair.verified", { n })}` });
+  return h("p", { class: "muted", dataset: { fair: "unchecked" }, text: t("fair.unchecked", { n }) });
+}
+
+/** With the players' seeds: whose seeds made the deck, and whose were missing. */
+function fairSeeds(sheet, seats) {
+  const reveal = sheet.reveal;
+  if (!reveal.seeds) return [];
+  const names = (list) => list.map((seat) => seatName(seats, seat)).join(", ") || "–";
+  const used = reveal.seeds.map((seed, seat) => (seed ? seat : null)).filter((seat) => seat !== null);
+  const missing = reveal.seeds.map((seed, seat) => (seed ? null : seat)).filter((seat) => seat !== null);
+  return [
+    h("p", { text: t("fair.seeds", { used: names(used), missing: names(missing) }) }),
+    reveal.derived ? null : h("p", { class: "muted", text: t("fair.not_derived") }),
+  ];
+}
+
 /** A log line in words, from the events the seat was allowed to see. */
 export function logText(entry, seats, names) {
   const name = (seat) => seatName(seats, seat, names);
@@ -1391,6 +1424,8 @@ export function logText(entry, seats, names) {
       return t("log.resumed");
     case "smazzata_end":
       return t("log.smazzata_end", { n: entry.number });
+    case "fair":
+      return t(`log.fair.${entry.status}`, { n: entry.number });
     case "match_end":
       return t("log.match_end");
     case "timeout":
