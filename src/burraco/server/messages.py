@@ -329,6 +329,30 @@ def dealt(number: int, first: int, commitment: str) -> Dealt:
     return {"kind": "dealt", "number": number, "first": first, "commitment": commitment}
 
 
+class Shuffle(TypedDict):
+    """Before a deal: the server's commitment to its secret and every seat's to its seed,
+    fixed before any seed is revealed (docs/protocol.md, "Fair deals")."""
+
+    kind: Literal["shuffle"]
+    number: int
+    secret_commitment: str
+    seed_commitments: list[str | None]
+    reveal_by: float
+    """Server time until which the deal waits for the seeds (it may come sooner)."""
+
+
+def shuffle(
+    number: int, secret_commitment: str, seed_commitments: list[str | None], reveal_by: float
+) -> Shuffle:
+    return {
+        "kind": "shuffle",
+        "number": number,
+        "secret_commitment": secret_commitment,
+        "seed_commitments": seed_commitments,
+        "reveal_by": reveal_by,
+    }
+
+
 class ActionPlayed(TypedDict):
     """Each seat (and the spectators) also gets ``ActionEvents``, live its ``Live`` fields."""
 
@@ -354,7 +378,14 @@ def action_events(events: list[dict[str, Any]]) -> ActionEvents:
 class Reveal(TypedDict):
     deck: str
     salt: str
+    """With the players' seeds, the server's secret S."""
     commitment: str
+    secret_commitment: NotRequired[str]
+    seed_commitments: NotRequired[list[str | None]]
+    seeds: NotRequired[list[str | None]]
+    """The seeds that went into the deck, by seat; null for a missing one."""
+    derived: NotRequired[bool]
+    """Whether S and the seeds decided the deck (false on a test server)."""
 
 
 class SmazzataEnd(TypedDict):
@@ -378,12 +409,19 @@ def smazzata_end(
     commitment: str,
     hands: list[list[str]],
     next_deal_at: float | None = None,
+    seeding: dict[str, Any] | None = None,
 ) -> SmazzataEnd:
+    reveal: Reveal = {"deck": deck, "salt": salt, "commitment": commitment}
+    if seeding is not None:
+        reveal["secret_commitment"] = seeding["secret_commitment"]
+        reveal["seed_commitments"] = seeding["seed_commitments"]
+        reveal["seeds"] = seeding["seeds"]
+        reveal["derived"] = seeding["derived"]
     body: SmazzataEnd = {
         "kind": "smazzata_end",
         "score": score,
         "totals": totals,
-        "reveal": {"deck": deck, "salt": salt, "commitment": commitment},
+        "reveal": reveal,
         "hands": hands,
     }
     if next_deal_at is not None:
@@ -569,6 +607,7 @@ def resumed(number: int) -> Resumed:
 EventBody: TypeAlias = (
     Seats
     | Started
+    | Shuffle
     | Dealt
     | ActionPlayed
     | SmazzataEnd

@@ -94,6 +94,8 @@ class SmazzataRecord:
     dealt_at: float
     result: list[int] | None
     ended: str | None
+    fairness: dict[str, Any] | None = None
+    """The players' seeds of the deal (``fairness.Seeding.to_json``), None before them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,6 +506,7 @@ class Store:
                     dealt_at=record.dealt_at,
                     result=None,
                     ended=None,
+                    fairness=record.fairness,
                 )
             )
 
@@ -756,6 +759,7 @@ class Store:
                     s.dealt_at,
                     None if s.result is None else list(s.result),
                     s.ended,
+                    s.fairness,
                 )
                 for s in smazzate
             ],

@@ -130,7 +130,8 @@ export function newSeed() {
 
 /** Check a smazzata's reveal against what this browser kept before its first card:
  * `kept = {commitment, secretCommitment?, seedCommitments?, mySeat?, mySeed?}`. Returns
- * `{status, problems, missing}`: status "verified", "tampered" (problems lists the checks that
+ * `{status, problems, missing, ownMissing}` (ownMissing: this page revealed its seed and the
+ * deal went without it, too late): status "verified", "tampered" (problems lists the checks that
  * failed, as catalog keys) or "unchecked" (nothing was kept: this page came after the deal). */
 export function checkReveal(kept, reveal) {
   if (!kept || !kept.commitment || !reveal) return { status: "unchecked", problems: [], missing: [] };
@@ -140,18 +141,21 @@ export function checkReveal(kept, reveal) {
   if (reveal.commitment !== kept.commitment) problems.push("commitment_changed");
   if (commitmentOf(deck, salt) !== kept.commitment) problems.push("deck_commitment");
   const missing = [];
+  let ownMissing = false;
   if (reveal.seeds) {
     const seeds = reveal.seeds;
     const sealed = reveal.seed_commitments || [];
     if (kept.secretCommitment && hexCommitment(salt) !== kept.secretCommitment) problems.push("secret_commitment");
     seeds.forEach((seed, seat) => {
       const before = kept.seedCommitments ? kept.seedCommitments[seat] : sealed[seat];
+      if ((before || null) !== (sealed[seat] || null)) problems.push("seed_commitment");
       if (!seed) missing.push(seat);
       else if (!before || hexCommitment(seed) !== before) problems.push("seed_commitment");
     });
     if (kept.mySeed && kept.mySeat !== null && kept.mySeat !== undefined) {
       const mine = seeds[kept.mySeat];
       if (mine && mine !== kept.mySeed) problems.push("own_seed");
+      if (!mine) ownMissing = true;
     }
     if (reveal.derived) {
       const cards = deck.split(" ");
@@ -159,5 +163,5 @@ export function checkReveal(kept, reveal) {
       if (seededDeck(salt, seeds, jokers).join(" ") !== deck) problems.push("seeded_deck");
     }
   }
-  return { status: problems.length ? "tampered" : "verified", problems: [...new Set(problems)], missing };
+  return { status: problems.length ? "tampered" : "verified", problems: [...new Set(problems)], missing, ownMissing };
 }

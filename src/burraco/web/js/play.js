@@ -17,6 +17,7 @@ import { turnTitle } from "./notify.js";
 import { quickChat } from "./quickchat.js";
 import { openSettings, setting } from "./settings.js";
 import { ClockAlarm, playSound, soundsForAction } from "./sounds.js";
+import { hexCommitment, newSeed } from "./fairdeal.js";
 import { botLabel, bottomHand, layoutHand, lineName, presetName, renderFelt, seatName } from "./tableview.js";
 
 function sameMultiset(a, b) {
@@ -117,6 +118,7 @@ export class TableScreen {
   }
 
   join() {
+    this.seedSent = false;
     const message = { type: "join", table: this.id };
     if (Number.isInteger(this.model.seq) && this.model.info) message.last_seq = this.model.seq;
     this.conn.send(message);
@@ -159,6 +161,7 @@ export class TableScreen {
     }
     const effects = this.model.apply(message);
     this.updateYou();
+    this.seedExchange(message, effects);
     if (effects.sheet) this.sheetOpen = true;
     if (effects.fair && effects.fair.status === "tampered") {
       this.showNotice("error", { code: "fair_tampered", text: t("fair.tampered", { n: effects.fair.number }) });
@@ -173,6 +176,31 @@ export class TableScreen {
     if (effects.action && effects.action.seat === this.model.you) this.clearNotice("error");
     this.model.save();
     this.queueRender();
+  }
+
+  /** The player's part in the deal (docs/protocol.md, "Fair deals"): a commitment to a fresh
+   * random seed for the next deal, sent whenever the page is (again) up to date with the
+   * table, and the seed itself as soon as the server has committed to its secret (`shuffle`).
+   * Spectators take no part. */
+  seedExchange(message, effects) {
+    const model = this.model;
+    const seat = model.you;
+    if (seat === null || seat === undefined || !["snapshot", "synced", "event"].includes(message.type)) return;
+    if (model.info && !["open", "playing"].includes(model.info.status)) return;
+    const shuffle = effects.shuffle;
+    if (shuffle && model.seed && (shuffle.seed_commitments || [])[seat] === model.seed.commitment) {
+      const { seed } = model.seed;
+      this.conn.send({ type: "seed_reveal", table: this.id, number: shuffle.number, seed });
+      model.keep(shuffle.number, { mySeat: seat, mySeed: seed });
+      model.seed = null; // a seed is good for one deal
+      this.seedSent = false;
+    }
+    // Once per connection (the server forgets commitments when it restarts) and after each
+    // reveal, for the next deal.
+    if (!this.seedSent) {
+      if (!model.seed || model.seed.commitment !== hexCommitment(model.seed.seed)) model.seed = newSeed();
+      this.seedSent = this.conn.send({ type: "seed_commit", table: this.id, commitment: model.seed.commitment });
+    }
   }
 
   updateYou() {
@@ -1395,7 +1423,12 @@ function fairStatus(sheet) {
       h("ul", {}, fair.problems.map((p) => h("li", { text: t(`fair.problem.${p}`) }))),
     );
   }
-  if (fair.status === "verified") return h("p", { class: "fair-ok", dataset: { fair: "verified" }, text: `✓ ${t("fair.verified", { n })}` });
+  if (fair.status === "verified") {
+    return h("div", {},
+      h("p", { class: "fair-ok", dataset: { fair: "verified" }, text: `✓ ${t("fair.verified", { n })}` }),
+      fair.ownMissing ? h("p", { class: "muted", dataset: { fairOwn: "missing" }, text: t("fair.own_missing") }) : null,
+    );
+  }
   return h("p", { class: "muted", dataset: { fair: "unchecked" }, text: t("fair.unchecked", { n }) });
 }
 

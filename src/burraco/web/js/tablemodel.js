@@ -133,6 +133,12 @@ export class TableModel {
         this.logSeq = (this.logSeq || 0) + 1;
         this.pushLog({ kind: "started" });
         break;
+      case "shuffle":
+        // Before the deal: the server's commitment to its secret and each seat's to its seed,
+        // kept to check the reveal; this seat's page answers with its seed (play.js).
+        this.keep(message.number, { secretCommitment: message.secret_commitment, seedCommitments: message.seed_commitments });
+        effects.shuffle = message;
+        break;
       case "dealt":
         if (this.match) this.match.number = message.number;
         this.commitment = message.commitment;
