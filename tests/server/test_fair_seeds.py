@@ -258,3 +258,18 @@ def test_a_test_server_exchanges_seeds_but_its_decks_do_not_depend_on_them() -> 
     assert made.seeding is not None and not made.seeding.derived
     assert made.commitment == commitment_of(" ".join(map(str, made.deck)), secret)
     assert made.seeding.to_json()["seeds"] == [seeds[0], ""]
+
+
+def test_seed_messages_travel_between_cluster_processes() -> None:
+    """With several processes a client's message reaches the table's process as JSON (docs/
+    cluster.md): the seed messages come back as they left."""
+    from burraco.server import protocol
+    from burraco.server.cluster.node import _MESSAGES, message_json
+
+    for message in (
+        protocol.SeedCommit("abc", "a" * 64),
+        protocol.SeedReveal("abc", 2, "b" * 64),
+    ):
+        sent = json.loads(json.dumps(message_json(message)))
+        kind = sent.pop("type")
+        assert _MESSAGES[kind](**sent) == message
