@@ -273,3 +273,24 @@ def test_seed_messages_travel_between_cluster_processes() -> None:
         sent = json.loads(json.dumps(message_json(message)))
         kind = sent.pop("type")
         assert _MESSAGES[kind](**sent) == message
+
+
+def test_a_player_who_leaves_during_the_wait_is_waited_for_no_longer(play_server: Server) -> None:
+    async def scenario() -> tuple[Message, Message, float]:
+        async with Api(play_server) as api:
+            table, a, _guest = await _table(play_server, api, smazzate=1)
+            await _commit(a, _seed()[1])
+            spectator = await joined(TableClient(play_server, await api.guest(), table))
+            await api.seat_bot(a.user, table, 1, "random")
+            shuffle = await a.until(is_kind("shuffle"))
+            started = time.monotonic()
+            await a.close()
+            dealt = await spectator.until(is_kind("dealt"))
+            waited = time.monotonic() - started
+            await spectator.close()
+            return shuffle, dealt, waited
+
+    shuffle, dealt, waited = asyncio.run(scenario())
+    assert shuffle["seed_commitments"][0] is not None
+    assert dealt["number"] == 1
+    assert waited < WAIT * 0.7, waited

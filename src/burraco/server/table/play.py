@@ -102,6 +102,15 @@ class PlayMixin(TableCore):
             return
         await self._store_deal(self._choose_deck(pending), pending.number)
 
+    async def _seed_gone(self, seat: int) -> None:
+        """``seat``'s player left while the deal waited for his seed: it waits no longer."""
+        pending = self.pending
+        if pending is None or seat not in pending.awaited:
+            return
+        pending.awaited.discard(seat)
+        if not pending.awaited:
+            await self._complete_deal()
+
     async def _seed_commit(self, command: cmd.SeedCommit) -> None:
         seat = self.seat_of(command.conn.user)
         if seat is None:

@@ -145,7 +145,10 @@ export function checkReveal(kept, reveal) {
   if (reveal.seeds) {
     const seeds = reveal.seeds;
     const sealed = reveal.seed_commitments || [];
-    if (kept.secretCommitment && hexCommitment(salt) !== kept.secretCommitment) problems.push("secret_commitment");
+    // The secret's commitment as received in `shuffle` (or, for a page that came later, as
+    // revealed): S must give it, and the reveal must not have changed it.
+    const secretBefore = kept.secretCommitment || reveal.secret_commitment;
+    if (hexCommitment(salt) !== secretBefore || (reveal.secret_commitment || secretBefore) !== secretBefore) problems.push("secret_commitment");
     seeds.forEach((seed, seat) => {
       const before = kept.seedCommitments ? kept.seedCommitments[seat] : sealed[seat];
       if ((before || null) !== (sealed[seat] || null)) problems.push("seed_commitment");
