@@ -51,6 +51,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from burraco.cli.main import main as burraco_main
+from burraco.engine.fairness import check_fairness
 from burraco.engine.record import read_record, replay
 from burraco.server.fairness import commitment_of, deck_text
 from burraco.store import Store
@@ -504,6 +505,13 @@ def check_record(table: Table, folder: Path) -> str:
     assert before_kill, table.name
     for number, commitment in announced:
         assert fairness[number - 1]["commitment"] == commitment, (table.name, number)
+    # The deals made from the server's secret and the seeds (none here) kept all of it across
+    # the restart: each deck is still the one they give, as ``burraco verify`` checks.
+    rules = record.ruleset()
+    checks = check_fairness(
+        fairness, [h.deck for h in record.hands], players=rules.players, jokers=rules.jokers
+    )
+    assert all(c.ok and c.seeded and c.derived for c in checks), (table.name, checks)
     return (
         f"{table.name}: {len(played)} actions in {len(record.hands)} smazzate, {len(before)}"
         f" seen and {acked} acknowledged before the kill, totals {list(result.totals)}"

@@ -35,6 +35,8 @@ from burraco.server.protocol import (
     Leave,
     Ping,
     ProtocolError,
+    SeedCommit,
+    SeedReveal,
     UnwatchTournament,
     WatchTournament,
     decode,
@@ -73,6 +75,14 @@ from .inprocess import app_server
         ('{"type":"ping","t":null,"extra":[1,{"x":2}]}', Ping(None)),
         (b'{"type":"ping","t":1}', Ping(1.0)),
         ('\n {"type" : "leave", "table" : "abc"} \t', Leave("abc")),
+        (
+            '{"type":"seed_commit","table":"abc","commitment":"' + "0a" * 32 + '"}',
+            SeedCommit("abc", "0a" * 32),
+        ),
+        (
+            '{"type":"seed_reveal","table":"abc","number":3,"seed":"' + "f" * 64 + '"}',
+            SeedReveal("abc", 3, "f" * 64),
+        ),
     ],
 )
 def test_decode_reads_every_message_type(frame: str | bytes, expected: ClientMessage) -> None:
@@ -275,7 +285,7 @@ def test_error_codes_are_the_documented_ones() -> None:
 
 # ----------------------------------------------------------------- decoding: property (fuzzing)
 
-KEYS = ("type", "table", "last_seq", "action", "text", "t", "ref")
+KEYS = ("type", "table", "last_seq", "action", "text", "t", "ref", "commitment", "seed", "number")
 TYPES = (
     "join",
     "leave",
@@ -284,6 +294,8 @@ TYPES = (
     "ping",
     "watch_tournament",
     "unwatch_tournament",
+    "seed_commit",
+    "seed_reveal",
     "welcome",
     "error",
     "",
@@ -316,6 +328,9 @@ plausible = {
     "text": st.text(max_size=60) | json_values,
     "t": st.floats(allow_nan=False, allow_infinity=False) | json_values,
     "ref": st.text(max_size=70) | json_values,
+    "commitment": st.sampled_from(("a" * 64, "A" * 64, "a" * 63, "")) | json_values,
+    "seed": st.sampled_from(("b" * 64, "g" * 64, "b" * 65)) | json_values,
+    "number": st.integers(min_value=-2, max_value=1002) | json_values,
 }
 messages = st.fixed_dictionaries(
     {"type": plausible["type"]}, optional={k: plausible[k] for k in KEYS if k != "type"}
@@ -503,6 +518,10 @@ def check_answers(table: Table, frame: str | bytes, answers: list[dict[str, Any]
             m["type"] == "event" and m["kind"] == "chat" and m["text"] == expected.text
             for m in answers
         ), answers
+    elif isinstance(expected, SeedCommit | SeedReveal):
+        # Taken without an answer (a commitment for the next deal; a reveal for no deal in
+        # progress changes nothing): the player at seat 0 may send them.
+        assert errors == [], (frame, answers)
     else:  # leave: no answer; follow the table again for the next frames
         assert isinstance(expected, Leave) and answers == []
         table.peer.join(table.id)

@@ -33,6 +33,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parsers.add_play_parser(commands)
     parsers.add_replay_parser(commands)
     parsers.add_review_parser(commands)
+    parsers.add_verify_parser(commands)
     parsers.add_simulate_parser(commands)
     parsers.add_rules_parser(commands)
     parsers.add_serve_parser(commands)

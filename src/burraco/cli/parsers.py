@@ -138,6 +138,21 @@ def add_review_parser(commands: Commands) -> None:
     parser.set_defaults(run=Run("burraco.cli.review"))
 
 
+def add_verify_parser(commands: Commands) -> None:
+    parser = commands.add_parser(
+        "verify",
+        help="check that a record's deals are the ones committed to before play",
+        description=(
+            "Check every smazzata of a record's [meta] fairness: the deck and the salt give "
+            "the commitment, the deck is the one played, and the server's secret and the "
+            "players' seeds give their commitments and the deck. Exit 0 verified, 1 a check "
+            "failed, 2 unreadable or invalid input."
+        ),
+    )
+    parser.add_argument("file", help="the record (TOML); - for standard input")
+    parser.set_defaults(run=Run("burraco.cli.verify"))
+
+
 def add_simulate_parser(commands: Commands) -> None:
     parser = commands.add_parser(
         "simulate",

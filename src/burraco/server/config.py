@@ -24,6 +24,9 @@ class ServerConfig:
     presence_quiet_seconds: float = 2.0
     """A seated player's departure is told to the table once it has lasted this long (a reload
     is not news; join/leave toggling is bounded); the away deadline runs from the departure."""
+    seed_reveal_seconds: float = 1.5
+    """How long a deal waits for the seeds of the connected players who committed to one
+    (docs/protocol.md, "Fair deals"); a seed revealed later is left out of the deck."""
     substitute_bot: str = "heuristic"
     """The bot level that plays for an absent player."""
     bot_delay: float = 0.8

@@ -1,20 +1,38 @@
-"""Fair deals anyone can check: a deck shuffled by the operating system's CSPRNG, committed to
-before play (SHA-256 of the deck and a secret salt) and revealed after the smazzata.
+"""Fair deals anyone can check: committed to before play (SHA-256 of the deck and a secret
+salt) and revealed after the smazzata; and made by the server and the players together: the
+deck is a function of the server's secret S, drawn from the operating system's CSPRNG and
+committed to before the players reveal their seeds, and of the seeds (docs/protocol.md, "Fair
+deals"; the pure functions are ``burraco.engine.fairness``).
 
-Verification (docs/protocol.md): ``sha256(f"{deck} {salt}")`` in hex, where ``deck`` is the
-deck's cards top first, canonical notation, separated by single spaces (as in a game record),
-equals the commitment received before the first action.
+Verification: ``sha256(f"{deck} {salt}")`` in hex, where ``deck`` is the deck's cards top
+first, canonical notation, separated by single spaces (as in a game record), equals the
+commitment received before the first action; with seeds the salt is S, ``sha256(S)`` the
+commitment sent before the seeds, and the deck ``seeded_deck(S, seeds)``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from burraco.engine import Rules
 from burraco.engine.cards import Card, standard_deck
+from burraco.engine.fairness import commitment_of, deck_text, hex_commitment, seeded_deck
+
+__all__ = [
+    "CommittedDeck",
+    "Seeding",
+    "commitment_of",
+    "deck_text",
+    "fresh_deck",
+    "fresh_secret",
+    "hex_commitment",
+    "random_seat",
+    "seeded_deal",
+]
 
 _SYSTEM: random.Random = secrets.SystemRandom()
 
@@ -29,22 +47,56 @@ def use_test_seed(seed: int) -> None:
 
 
 @dataclass(frozen=True, slots=True)
+class Seeding:
+    """How the players' seeds went into a deal: the commitments sent before any seed was
+    revealed (the server's to S, each seat's to its seed, ``None`` for a seat without one), the
+    seeds used (``None``: missing) and whether they decided the deck (not on a test server)."""
+
+    secret_commitment: str
+    seed_commitments: tuple[str | None, ...]
+    seeds: tuple[str | None, ...]
+    derived: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """As the record's ``[meta] fairness`` and the store keep it (TOML has no null: a
+        missing value is an empty string)."""
+        return {
+            "secret_commitment": self.secret_commitment,
+            "seed_commitments": [c or "" for c in self.seed_commitments],
+            "seeds": [s or "" for s in self.seeds],
+            "derived": self.derived,
+        }
+
+    def wire(self) -> dict[str, Any]:
+        """As ``smazzata_end``'s reveal gives it (null for a missing value)."""
+        return {
+            "secret_commitment": self.secret_commitment,
+            "seed_commitments": list(self.seed_commitments),
+            "seeds": list(self.seeds),
+            "derived": self.derived,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Seeding:
+        return cls(
+            str(data["secret_commitment"]),
+            tuple(c or None for c in data["seed_commitments"]),
+            tuple(s or None for s in data["seeds"]),
+            bool(data["derived"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class CommittedDeck:
     deck: tuple[Card, ...]
     salt: str
     commitment: str
+    seeding: Seeding | None = None
+    """Set when the players' seeds were asked for (every deal but a lesson's)."""
 
     @property
     def text(self) -> str:
         return deck_text(self.deck)
-
-
-def deck_text(deck: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(str(c) for c in deck)
-
-
-def commitment_of(deck_string: str, salt: str) -> str:
-    return hashlib.sha256(f"{deck_string} {salt}".encode()).hexdigest()
 
 
 def fresh_deck(rules: Rules) -> CommittedDeck:
@@ -53,6 +105,33 @@ def fresh_deck(rules: Rules) -> CommittedDeck:
     _SYSTEM.shuffle(deck)
     salt = secrets.token_hex(16)
     return CommittedDeck(tuple(deck), salt, commitment_of(deck_text(deck), salt))
+
+
+def fresh_secret() -> str:
+    """The server's secret S for one deal: 32 bytes from the CSPRNG, in hex (never from the
+    test seed: it is not what makes a test server's deals the same)."""
+    return secrets.token_hex(32)
+
+
+def seeded_deal(
+    rules: Rules,
+    secret: str,
+    seed_commitments: Sequence[str | None],
+    seeds: Sequence[str | None],
+    *,
+    test_mode: bool,
+) -> CommittedDeck:
+    """The deck of S and the seeds (``seeded_deck``), committed to with S as its salt. In
+    test mode (``burraco serve --test-seed``) the seeds are exchanged and checked as always but
+    the deck comes from the test seed, so that browser tests get their fixed deals."""
+    if test_mode:
+        cards = standard_deck(rules.jokers)
+        _SYSTEM.shuffle(cards)
+        deck = tuple(cards)
+    else:
+        deck = seeded_deck(secret, seeds, rules.jokers)
+    seeding = Seeding(hex_commitment(secret), tuple(seed_commitments), tuple(seeds), not test_mode)
+    return CommittedDeck(deck, secret, commitment_of(deck_text(deck), secret), seeding)
 
 
 def random_seat(players: int) -> int:

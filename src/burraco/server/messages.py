@@ -332,6 +332,30 @@ def dealt(number: int, first: int, commitment: str) -> Dealt:
     return {"kind": "dealt", "number": number, "first": first, "commitment": commitment}
 
 
+class Shuffle(TypedDict):
+    """Before a deal: the server's commitment to its secret and every seat's to its seed,
+    fixed before any seed is revealed (docs/protocol.md, "Fair deals")."""
+
+    kind: Literal["shuffle"]
+    number: int
+    secret_commitment: str
+    seed_commitments: list[str | None]
+    reveal_by: float
+    """Server time until which the deal waits for the seeds (it may come sooner)."""
+
+
+def shuffle(
+    number: int, secret_commitment: str, seed_commitments: list[str | None], reveal_by: float
+) -> Shuffle:
+    return {
+        "kind": "shuffle",
+        "number": number,
+        "secret_commitment": secret_commitment,
+        "seed_commitments": seed_commitments,
+        "reveal_by": reveal_by,
+    }
+
+
 class ActionPlayed(TypedDict):
     """Each seat (and the spectators) also gets ``ActionEvents``, live its ``Live`` fields."""
 
@@ -358,7 +382,14 @@ class Reveal(TypedDict):
     deck: str | None
     """None at a same-cards table: the tournament reveals the round's decks after it."""
     salt: str | None
+    """With the players' seeds, the server's secret S (None at a same-cards table)."""
     commitment: str
+    secret_commitment: NotRequired[str]
+    seed_commitments: NotRequired[list[str | None]]
+    seeds: NotRequired[list[str | None]]
+    """The seeds that went into the deck, by seat; null for a missing one."""
+    derived: NotRequired[bool]
+    """Whether S and the seeds decided the deck (false on a test server)."""
 
 
 class SmazzataEnd(TypedDict):
@@ -382,12 +413,19 @@ def smazzata_end(
     commitment: str,
     hands: list[list[str]],
     next_deal_at: float | None = None,
+    seeding: dict[str, Any] | None = None,
 ) -> SmazzataEnd:
+    reveal: Reveal = {"deck": deck, "salt": salt, "commitment": commitment}
+    if seeding is not None:
+        reveal["secret_commitment"] = seeding["secret_commitment"]
+        reveal["seed_commitments"] = seeding["seed_commitments"]
+        reveal["seeds"] = seeding["seeds"]
+        reveal["derived"] = seeding["derived"]
     body: SmazzataEnd = {
         "kind": "smazzata_end",
         "score": score,
         "totals": totals,
-        "reveal": {"deck": deck, "salt": salt, "commitment": commitment},
+        "reveal": reveal,
         "hands": hands,
     }
     if next_deal_at is not None:
@@ -573,6 +611,7 @@ def resumed(number: int) -> Resumed:
 EventBody: TypeAlias = (
     Seats
     | Started
+    | Shuffle
     | Dealt
     | ActionPlayed
     | SmazzataEnd

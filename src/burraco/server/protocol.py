@@ -36,6 +36,8 @@ ASCII and the suit symbols. Anything else is refused here, before the engine rea
 MAX_REF: Final = 64
 """Characters in an action's ``ref`` (echoed in its ``ack`` or ``error``)."""
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,16}")
+HEX64: Final = re.compile(r"[0-9a-f]{64}")
+"""A seed or its commitment: 32 bytes in lowercase hex."""
 
 
 class ProtocolError(ServiceError):
@@ -83,6 +85,23 @@ class Ready:
 
 
 @dataclass(frozen=True, slots=True)
+class SeedCommit:
+    """The seated player's commitment to his seed for the next deal: sha256 of its hex."""
+
+    table: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedReveal:
+    """The seed behind the commitment, for deal ``number``, after its ``shuffle`` event."""
+
+    table: str
+    number: int
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     t: float | None
 
@@ -99,7 +118,18 @@ class UnwatchTournament:
     tournament: str
 
 
-ClientMessage = Join | Leave | Act | Chat | Ready | Ping | WatchTournament | UnwatchTournament
+ClientMessage = (
+    Join
+    | Leave
+    | Act
+    | Chat
+    | Ready
+    | SeedCommit
+    | SeedReveal
+    | Ping
+    | WatchTournament
+    | UnwatchTournament
+)
 
 
 def _field(data: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
@@ -178,6 +208,13 @@ def decode(frame: str | bytes) -> ClientMessage:
         return Chat(_table(data), cleaned)
     if kind == "ready":
         return Ready(_table(data))
+    if kind == "seed_commit":
+        return SeedCommit(_table(data), _hex64(data, "commitment"))
+    if kind == "seed_reveal":
+        number = _field(data, "number", int)
+        if not 1 <= number <= 1000:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "'number' must be a smazzata's number")
+        return SeedReveal(_table(data), number, _hex64(data, "seed"))
     if kind == "ping":
         return Ping(_field(data, "t", float, optional=True))
     if kind in ("watch_tournament", "unwatch_tournament"):
@@ -190,6 +227,13 @@ def decode(frame: str | bytes) -> ClientMessage:
     if kind is None:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "'type' is missing", ref=_ref(data))
     raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {str(kind)[:40]!r}")
+
+
+def _hex64(data: dict[str, Any], name: str) -> str:
+    value: str = _field(data, name, str)
+    if not HEX64.fullmatch(value):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"'{name}' must be 64 lowercase hex digits")
+    return value
 
 
 def _table(data: dict[str, Any]) -> str:

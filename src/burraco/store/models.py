@@ -8,6 +8,7 @@ recomputed by replaying that log through the engine, which is how a restarted se
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -117,6 +118,9 @@ class SmazzataLog(Base):
     dealt_at: Mapped[float] = mapped_column(Float)
     result: Mapped[list[int] | None] = mapped_column(JSON)
     ended: Mapped[str | None] = mapped_column(String(16))
+    fairness: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The players' seeds of the deal: the commitments and the seeds used (docs/protocol.md,
+    "Fair deals"); null for a deal made before them, or a lesson's."""
 
 
 class ActionLog(Base):

@@ -98,6 +98,8 @@ class SmazzataRecord:
     dealt_at: float
     result: list[int] | None
     ended: str | None
+    fairness: dict[str, Any] | None = None
+    """The players' seeds of the deal (``fairness.Seeding.to_json``), None before them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,6 +516,7 @@ class Store:
                     dealt_at=record.dealt_at,
                     result=None,
                     ended=None,
+                    fairness=record.fairness,
                 )
             )
 
@@ -766,6 +769,7 @@ class Store:
                     s.dealt_at,
                     None if s.result is None else list(s.result),
                     s.ended,
+                    s.fairness,
                 )
                 for s in smazzate
             ],

@@ -84,7 +84,13 @@ class Elsewhere:
 
 
 def message_json(
-    message: protocol.Join | protocol.Leave | protocol.Act | protocol.Chat | protocol.Ready,
+    message: protocol.Join
+    | protocol.Leave
+    | protocol.Act
+    | protocol.Chat
+    | protocol.Ready
+    | protocol.SeedCommit
+    | protocol.SeedReveal,
 ) -> dict[str, Any]:
     """A decoded client table message as it travels between processes."""
     kind = type(message).__name__.lower()
@@ -98,6 +104,8 @@ _MESSAGES: dict[str, Callable[..., Any]] = {
     "act": protocol.Act,
     "chat": protocol.Chat,
     "ready": protocol.Ready,
+    "seedcommit": protocol.SeedCommit,
+    "seedreveal": protocol.SeedReveal,
 }
 
 
@@ -566,6 +574,10 @@ class Cluster:
             running.post(commands.Act(conn, typed.action, typed.ref, typed.lag_ms))
         elif isinstance(typed, protocol.Ready):
             running.post(commands.Ready(conn))
+        elif isinstance(typed, protocol.SeedCommit):
+            running.post(commands.SeedCommit(conn, typed.commitment))
+        elif isinstance(typed, protocol.SeedReveal):
+            running.post(commands.SeedReveal(conn, typed.number, typed.seed))
         else:
             running.post(commands.Chat(conn, typed.text))
 

@@ -30,6 +30,8 @@ from ..protocol import (
     Ping,
     ProtocolError,
     Ready,
+    SeedCommit,
+    SeedReveal,
     UnwatchTournament,
     WatchTournament,
     decode,
@@ -199,7 +201,7 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         actor.post(commands.Join(conn, message.last_seq))
         conn.tables.add(message.table)
         return
-    assert isinstance(message, Leave | Act | Chat | Ready)
+    assert isinstance(message, Leave | Act | Chat | Ready | SeedCommit | SeedReveal)
     owner = conn.remote.get(message.table)
     if cluster is not None and owner is not None:
         cluster.forward(conn, owner, message)
@@ -216,6 +218,10 @@ async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
         joined.post(commands.Act(conn, message.action, message.ref, message.lag_ms))
     elif isinstance(message, Ready):
         joined.post(commands.Ready(conn))
+    elif isinstance(message, SeedCommit):
+        joined.post(commands.SeedCommit(conn, message.commitment))
+    elif isinstance(message, SeedReveal):
+        joined.post(commands.SeedReveal(conn, message.number, message.seed))
     else:
         joined.post(commands.Chat(conn, message.text))
 

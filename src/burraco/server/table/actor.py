@@ -92,6 +92,8 @@ class TableActor(
         self._timers = {}
         self._presence_told = {}
         self.sheet_readers = set()
+        self.seed_commits = {}
+        self.pending = None
         self._sheet_since = 0.0
         self.abandoned = None
         self._bot_pending = None
@@ -218,6 +220,10 @@ class TableActor(
                 return await self._chat(command)
             case cmd.Ready():
                 return await self._ready(command)
+            case cmd.SeedCommit():
+                return await self._seed_commit(command)
+            case cmd.SeedReveal():
+                return await self._seed_reveal(command)
             case cmd.Sit():
                 return await self._sit(command)
             case cmd.Stand():

@@ -63,7 +63,24 @@ class Ready:
     conn: Connection
 
 
-FromConnection: TypeAlias = Join | Leave | Disconnect | Act | Chat | Ready
+@dataclass(frozen=True, slots=True)
+class SeedCommit:
+    """The connection's seated player commits to his seed for the next deal (play.py)."""
+
+    conn: Connection
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedReveal:
+    """The connection's seated player reveals his seed for deal ``number`` (play.py)."""
+
+    conn: Connection
+    number: int
+    seed: str
+
+
+FromConnection: TypeAlias = Join | Leave | Disconnect | Act | Chat | Ready | SeedCommit | SeedReveal
 """Commands whose refusals go back to their connection as ``error`` messages."""
 
 # --------------------------------------------------------------------------- from the lobby
@@ -127,6 +144,7 @@ class Deal:
 
 class TimerPurpose(Enum):
     DEAL = "deal"
+    REVEAL = "reveal"
     AWAY = "away"
     CLOCK = "clock"
     EVICT = "evict"

@@ -25,6 +25,7 @@ from ..fairness import CommittedDeck
 from ..ratelimit import Bucket
 from ..tableconfig import TableConfig
 from ..wire import ViewJson
+from .pending import PendingDeal
 from .status import TableStatus
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ class TableCore:
     _deserted_at_last_check: bool
     _timers: dict[str, asyncio.TimerHandle]
     """The table's pending timers by key (timers.py)."""
+    seed_commits: dict[int, tuple[int, str]]
+    """Each seated person's commitment to his seed for the next deal (``seed_commit``), with
+    his user id (a seat that changed hands drops it)."""
+    pending: PendingDeal | None
+    """A deal whose ``shuffle`` went out and which waits for the seeds (play.py)."""
     sheet_readers: set[int]
     """Between two smazzate: the seats whose connected player has not closed the score sheet
     yet; the next deal waits for them (at most ``config.sheet_seconds``, play.py)."""
@@ -158,6 +164,8 @@ class TableCore:
         # play.py
         async def _deal(self) -> None: ...
         async def _deal_next(self) -> None: ...
+        async def _complete_deal(self) -> None: ...
+        async def _seed_gone(self, seat: int) -> None: ...
         async def _reader_gone(self, seat: int) -> None: ...
         def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None: ...
         async def _commit(self, action: Action, *, auto: bool) -> int: ...

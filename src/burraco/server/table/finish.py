@@ -30,6 +30,7 @@ class FinishMixin(TableCore):
         assert match is not None
         self.ended = ended
         self.status = TableStatus.FINISHED
+        self.pending = None  # a deal waiting for seeds is not dealt
         self._cancel_timers()
         if self.clock is not None and self.state is not None:
             self.clock.stop(time.time())
@@ -141,7 +142,12 @@ class FinishMixin(TableCore):
             "table": self.id,
             "match": self.match_no,
             "fairness": [
-                {"hand": i + 1, "commitment": d.commitment, "salt": d.salt}
+                {
+                    "hand": i + 1,
+                    "commitment": d.commitment,
+                    "salt": d.salt,
+                    **({} if d.seeding is None else d.seeding.to_json()),
+                }
                 for i, d in enumerate(self.decks)
             ],
         }

@@ -4,6 +4,7 @@ out (nobody hears of an action that is not durable). Chat is numbered with the e
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +17,7 @@ from burraco.engine.views import SPECTATOR
 from burraco.store import ActionRecord, ChatRecord, SmazzataRecord
 
 from .. import messages
-from ..fairness import CommittedDeck, fresh_deck
+from ..fairness import CommittedDeck, fresh_secret, hex_commitment, seeded_deal
 from ..lesson import lesson_deck
 from ..protocol import ErrorCode, ProtocolError, encode
 from ..tournament.samecards import committed as committed_deal
@@ -25,17 +26,130 @@ from ..wire import events_for, score_json
 from . import commands as cmd
 from .commands import TimerPurpose
 from .core import TableCore
+from .pending import PendingDeal
 from .status import TableStatus
+
+log = logging.getLogger("burraco.table")
 
 
 class PlayMixin(TableCore):
     # ------------------------------------------------------------------------------ dealing
 
     async def _deal(self) -> None:
+        """Start the next deal. A fixed deck (a lesson's) is dealt at once. Otherwise the
+        server draws its secret S and tells its commitment and every seat's commitment to its
+        seed (``shuffle``); the deck is dealt when the connected people who committed have
+        revealed their seeds, or after ``seed_reveal_seconds`` without the missing ones (bots
+        and seats without a commitment are never waited for)."""
         match = self.match
         assert match is not None
+        if self.pending is not None:
+            return  # this deal has begun: its seeds are awaited
         number = len(match.scores) + 1
-        committed = await self._deck_for(number)
+        fixed = await self._fixed_deck(number)
+        if fixed is not None:
+            await self._store_deal(fixed, number)
+            return
+        players = self.rules.players
+        commitments = {
+            seat: sealed
+            for seat, (user_id, sealed) in self.seed_commits.items()
+            if seat < players and self.seats[seat].user_id == user_id
+        }
+        self.seed_commits = {}  # a commitment is good for one deal
+        awaited = {seat for seat in commitments if self._person_here(seat)}
+        secret = fresh_secret()
+        pending = self.pending = PendingDeal(number, secret, commitments, awaited)
+        wait = self.hub.config.seed_reveal_seconds if awaited else 0.0
+        self._publish(
+            messages.shuffle(
+                number,
+                hex_commitment(secret),
+                pending.commitment_list(players),
+                time.time() + wait,
+            )
+        )
+        if wait > 0:
+            self._set_timer("reveal", wait, TimerPurpose.REVEAL)
+        else:
+            await self._complete_deal()
+
+    async def _fixed_deck(self, number: int) -> CommittedDeck | None:
+        """A deck decided without the players' seeds: a lesson's teaching deal, or a same-cards
+        round's (the tournament's, the same at every table of the round)."""
+        if self.config.lesson:
+            return lesson_deck()
+        if self.config.same_cards is not None:
+            assert self.config.tournament is not None
+            deals = await deals_for(self.hub.store, self.config.tournament, self.config.same_cards)
+            return committed_deal(deals, number)
+        return None
+
+    def _choose_deck(self, pending: PendingDeal) -> CommittedDeck:
+        """The deck of S and the seeds revealed in time (docs/protocol.md, "Fair deals")."""
+        players = self.rules.players
+        return seeded_deal(
+            self.rules,
+            pending.secret,
+            pending.commitment_list(players),
+            pending.seed_list(players),
+            test_mode=self.hub.config.test_seed is not None,
+        )
+
+    def _person_here(self, seat: int) -> bool:
+        holder = self.seats[seat]
+        return holder.user_id is not None and holder.connections > 0 and holder.substitute is None
+
+    async def _complete_deal(self) -> None:
+        """Every awaited seed came, or the wait ran out: deal."""
+        pending = self.pending
+        if pending is None:
+            return
+        self.pending = None
+        self._cancel_timer("reveal")
+        if self.status != TableStatus.PLAYING or self.match is None:
+            return
+        await self._store_deal(self._choose_deck(pending), pending.number)
+
+    async def _seed_gone(self, seat: int) -> None:
+        """``seat``'s player left while the deal waited for his seed: it waits no longer."""
+        pending = self.pending
+        if pending is None or seat not in pending.awaited:
+            return
+        pending.awaited.discard(seat)
+        if not pending.awaited:
+            await self._complete_deal()
+
+    async def _seed_commit(self, command: cmd.SeedCommit) -> None:
+        seat = self.seat_of(command.conn.user)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+        # For the next deal whose ``shuffle`` has not gone out yet; a new one replaces it.
+        self.seed_commits[seat] = (command.conn.user.id, command.commitment)
+
+    async def _seed_reveal(self, command: cmd.SeedReveal) -> None:
+        seat = self.seat_of(command.conn.user)
+        if seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+        pending = self.pending
+        if pending is None or pending.number != command.number:
+            return  # too late (the deal went without it) or not a deal in progress: no error
+        if seat not in pending.commitments or seat in pending.spoken:
+            return  # no commitment to reveal, or revealed already: nothing to do
+        if not pending.reveal(seat, command.seed):
+            log.warning(
+                "table %s: seat %d's seed for deal %d does not fit its commitment; ignored",
+                self.id,
+                seat,
+                pending.number,
+            )
+        if not pending.awaited:
+            await self._complete_deal()
+
+    async def _store_deal(self, committed: CommittedDeck, number: int) -> None:
+        """Store the deal, then tell it (``dealt``, with the deck's commitment)."""
+        match = self.match
+        assert match is not None
         first = match.next_first
         now = time.time()
         seq = self.seq + 1
@@ -53,6 +167,7 @@ class PlayMixin(TableCore):
                 now,
                 None,
                 None,
+                None if committed.seeding is None else committed.seeding.to_json(),
             ),
         )
         self.seq = seq
@@ -61,17 +176,6 @@ class PlayMixin(TableCore):
             self.clock.start_turn(first, now)
         self._publish_numbered(seq, messages.dealt(number, first, committed.commitment), views=True)
         self._after_change()
-
-    async def _deck_for(self, number: int) -> CommittedDeck:
-        """Smazzata ``number``'s deck: the lesson's, a same-cards round's (the tournament's,
-        the same at every table of the round), or a fresh one."""
-        if self.config.lesson:
-            return lesson_deck()
-        if self.config.same_cards is not None:
-            assert self.config.tournament is not None
-            deals = await deals_for(self.hub.store, self.config.tournament, self.config.same_cards)
-            return committed_deal(deals, number)
-        return fresh_deck(self.rules)
 
     def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None:
         assert self.match is not None
@@ -208,6 +312,7 @@ class PlayMixin(TableCore):
                 commitment=committed.commitment,
                 hands=[[str(card) for card in state.hand(s)] for s in range(self.rules.players)],
                 next_deal_at=None if match.is_over else now + pause,
+                seeding=None if committed.seeding is None else committed.seeding.wire(),
             )
         )
         if match.is_over:

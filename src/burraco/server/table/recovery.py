@@ -15,7 +15,7 @@ from burraco.engine.record import HandRecord
 from burraco.store import ActionRecord, SmazzataRecord
 
 from .. import messages
-from ..fairness import CommittedDeck, commitment_of, deck_text
+from ..fairness import CommittedDeck, Seeding, commitment_of, deck_text
 from ..wire import score_json
 from .commands import TimerPurpose
 from .core import TableCore
@@ -104,7 +104,11 @@ class RecoveryMixin(TableCore):
         deck = tuple(parse_cards(row.deck))
         if commitment_of(deck_text(deck), row.salt) != row.commitment:
             raise RuntimeError(f"table {self.id}: stored deck does not match its commitment")
-        self._install_deal(CommittedDeck(deck, row.salt, row.commitment), row.number, row.first)
+        # The stored deck is the deal, whatever the seeds were: a restart never deals again.
+        seeding = None if row.fairness is None else Seeding.from_json(row.fairness)
+        self._install_deal(
+            CommittedDeck(deck, row.salt, row.commitment, seeding), row.number, row.first
+        )
         if self.clock is not None:
             self.clock.start_turn(row.first, row.dealt_at)  # as _deal did
 

@@ -121,6 +121,7 @@ class SeatsMixin(TableCore):
             else:
                 self._publish(messages.seats(self._seats_json()))
             await self._reader_gone(seat)  # a player who left does not hold up the next deal
+            await self._seed_gone(seat)  # nor a deal waiting for his seed
 
     # ----------------------------------------------------------------------- presence news
 

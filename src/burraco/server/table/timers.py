@@ -53,6 +53,8 @@ class TimersMixin(TableCore):
         purpose = command.purpose
         if purpose is TimerPurpose.DEAL:
             await self._deal_next()
+        elif purpose is TimerPurpose.REVEAL:
+            await self._complete_deal()
         elif purpose is TimerPurpose.AWAY:
             assert command.seat is not None
             await self._away_expired(command.seat)

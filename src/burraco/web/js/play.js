@@ -17,6 +17,7 @@ import { turnTitle } from "./notify.js";
 import { quickChat } from "./quickchat.js";
 import { openSettings, setting } from "./settings.js";
 import { ClockAlarm, playSound, soundsForAction } from "./sounds.js";
+import { hexCommitment, newSeed } from "./fairdeal.js";
 import { botLabel, bottomHand, layoutHand, lineName, presetName, renderFelt, seatName } from "./tableview.js";
 
 function sameMultiset(a, b) {
@@ -117,6 +118,7 @@ export class TableScreen {
   }
 
   join() {
+    this.seedSent = false;
     const message = { type: "join", table: this.id };
     if (Number.isInteger(this.model.seq) && this.model.info) message.last_seq = this.model.seq;
     this.conn.send(message);
@@ -159,7 +161,11 @@ export class TableScreen {
     }
     const effects = this.model.apply(message);
     this.updateYou();
+    this.seedExchange(message, effects);
     if (effects.sheet) this.sheetOpen = true;
+    if (effects.fair && effects.fair.status === "tampered") {
+      this.showNotice("error", { code: "fair_tampered", text: t("fair.tampered", { n: effects.fair.number }) });
+    }
     if (effects.final) {
       this.finalOpen = true;
       this.sheetOpen = false;
@@ -170,6 +176,31 @@ export class TableScreen {
     if (effects.action && effects.action.seat === this.model.you) this.clearNotice("error");
     this.model.save();
     this.queueRender();
+  }
+
+  /** The player's part in the deal (docs/protocol.md, "Fair deals"): a commitment to a fresh
+   * random seed for the next deal, sent whenever the page is (again) up to date with the
+   * table, and the seed itself as soon as the server has committed to its secret (`shuffle`).
+   * Spectators take no part. */
+  seedExchange(message, effects) {
+    const model = this.model;
+    const seat = model.you;
+    if (seat === null || seat === undefined || !["snapshot", "synced", "event"].includes(message.type)) return;
+    if (model.info && !["open", "playing"].includes(model.info.status)) return;
+    const shuffle = effects.shuffle;
+    if (shuffle && model.seed && (shuffle.seed_commitments || [])[seat] === model.seed.commitment) {
+      const { seed } = model.seed;
+      this.conn.send({ type: "seed_reveal", table: this.id, number: shuffle.number, seed });
+      model.keep(shuffle.number, { mySeat: seat, mySeed: seed });
+      model.seed = null; // a seed is good for one deal
+      this.seedSent = false;
+    }
+    // Once per connection (the server forgets commitments when it restarts) and after each
+    // reveal, for the next deal.
+    if (!this.seedSent) {
+      if (!model.seed || model.seed.commitment !== hexCommitment(model.seed.seed)) model.seed = newSeed();
+      this.seedSent = this.conn.send({ type: "seed_commit", table: this.id, commitment: model.seed.commitment });
+    }
   }
 
   updateYou() {
@@ -851,7 +882,7 @@ export class TableScreen {
 
   logPanel() {
     const seats = this.model.info ? this.model.info.seats : null;
-    const items = this.model.log.map((entry) => h("li", { class: `log-${entry.kind}` }, logText(entry, seats)));
+    const items = this.model.log.map((entry) => h("li", { class: entry.kind === "fair" ? `log-fair log-fair-${entry.status}` : `log-${entry.kind}` }, logText(entry, seats)));
     if (!items.length) items.push(h("li", { class: "muted", text: t("log.empty") }));
     return h("ol", { class: "log-list" }, items);
   }
@@ -910,6 +941,7 @@ export class TableScreen {
       h("p", { class: "muted", text: endedText(sheet.score, names) }),
       sheetTable(sheet.score, names, sheet.totals),
       sheet.hands ? this.handsLeft(sheet.hands) : null,
+      fairStatus(sheet),
       h("details", { class: "fairness" },
         h("summary", { text: t("sheet.fairness") }),
         h("p", { class: "mono", text: `${t("sheet.commitment")}: ${sheet.reveal.commitment}` }),
@@ -917,6 +949,7 @@ export class TableScreen {
         sheet.reveal.salt
           ? h("p", { class: "mono", text: `${t("sheet.salt")}: ${sheet.reveal.salt}` })
           : h("p", { class: "muted", dataset: { revealLater: "yes" }, text: t("sheet.reveal_later") }),
+        ...fairSeeds(sheet, this.model.info ? this.model.info.seats : []),
       ),
       h("div", { class: "modal-actions" },
         sheet.nextDealAt ? h("span", { class: "muted next-deal", dataset: { nextDeal: String(sheet.nextDealAt) }, "aria-live": "off" }) : null,
@@ -1384,6 +1417,42 @@ export function clockEach(roundSeconds, players) {
   return formatClock(roundSeconds / (players === 3 ? 3 : 2));
 }
 
+/** The browser's own check of the deal just revealed (fairdeal.js): a quiet line when it is the
+ * deck committed to before the first card, a loud alert when it is not. */
+function fairStatus(sheet) {
+  const fair = sheet.fair || { status: "unchecked", problems: [] };
+  const n = sheet.score.number;
+  if (fair.status === "tampered") {
+    return h("div", { class: "fair-warning", role: "alert", dataset: { fair: "tampered" } },
+      h("strong", { text: t("fair.tampered", { n }) }),
+      h("ul", {}, fair.problems.map((p) => h("li", { text: t(`fair.problem.${p}`) }))),
+    );
+  }
+  if (fair.status === "verified") {
+    return h("div", {},
+      h("p", { class: "fair-ok", dataset: { fair: "verified" }, text: `✓ ${t("fair.verified", { n })}` }),
+      fair.ownMissing ? h("p", { class: "muted", dataset: { fairOwn: "missing" }, text: t("fair.own_missing") }) : null,
+    );
+  }
+  if (fair.status === "later") {
+    return h("p", { class: "muted", dataset: { fair: "later" }, text: t("fair.later", { n }) });
+  }
+  return h("p", { class: "muted", dataset: { fair: "unchecked" }, text: t("fair.unchecked", { n }) });
+}
+
+/** With the players' seeds: whose seeds made the deck, and whose were missing. */
+function fairSeeds(sheet, seats) {
+  const reveal = sheet.reveal;
+  if (!reveal.seeds) return [];
+  const names = (list) => list.map((seat) => seatName(seats, seat)).join(", ") || "–";
+  const used = reveal.seeds.map((seed, seat) => (seed ? seat : null)).filter((seat) => seat !== null);
+  const missing = reveal.seeds.map((seed, seat) => (seed ? null : seat)).filter((seat) => seat !== null);
+  return [
+    h("p", { text: t("fair.seeds", { used: names(used), missing: names(missing) }) }),
+    reveal.derived ? null : h("p", { class: "muted", text: t("fair.not_derived") }),
+  ];
+}
+
 /** A log line in words, from the events the seat was allowed to see. */
 export function logText(entry, seats, names) {
   const name = (seat) => seatName(seats, seat, names);
@@ -1396,6 +1465,8 @@ export function logText(entry, seats, names) {
       return t("log.resumed");
     case "smazzata_end":
       return t("log.smazzata_end", { n: entry.number });
+    case "fair":
+      return t(`log.fair.${entry.status}`, { n: entry.number });
     case "match_end":
       return t("log.match_end");
     case "timeout":

@@ -2,6 +2,8 @@
 // synced). It is kept in sessionStorage with the last event number, so that a page reload joins
 // again with last_seq and receives only what it missed.
 
+import { checkReveal } from "./fairdeal.js";
+
 const PREFIX = "burraco:table:";
 const LOG_SIZE = 120;
 
@@ -16,6 +18,11 @@ export class TableModel {
     this.legal = null;
     this.clock = null;
     this.commitment = null;
+    // What this page received before the first card of each smazzata, by its number (the
+    // deck's commitment; with players' seeds also the server's secret commitment and the
+    // seeds' commitments): checked against the reveal at its end (fairdeal.js).
+    this.kept = {};
+    this.fair = {}; // each smazzata's check: {status, problems, missing}
     this.chat = [];
     this.log = [];
     this.away = {};
@@ -70,6 +77,7 @@ export class TableModel {
         this.legal = message.legal;
         this.clock = message.clock;
         this.commitment = message.commitment;
+        if (message.commitment && this.match && this.match.number) this.keep(this.match.number, { commitment: message.commitment });
         this.chat = message.chat || [];
         this.away = {};
         for (const seat of this.info.seats) {
@@ -119,13 +127,22 @@ export class TableModel {
         };
         this.final = null;
         this.sheet = null;
+        this.kept = {};
+        this.fair = {};
         this.log = [];
         this.logSeq = (this.logSeq || 0) + 1;
         this.pushLog({ kind: "started" });
         break;
+      case "shuffle":
+        // Before the deal: the server's commitment to its secret and each seat's to its seed,
+        // kept to check the reveal; this seat's page answers with its seed (play.js).
+        this.keep(message.number, { secretCommitment: message.secret_commitment, seedCommitments: message.seed_commitments });
+        effects.shuffle = message;
+        break;
       case "dealt":
         if (this.match) this.match.number = message.number;
         this.commitment = message.commitment;
+        this.keep(message.number, { commitment: message.commitment });
         this.setPlay(message);
         this.lastAction = null;
         this.pushLog({ kind: "dealt", number: message.number, first: message.first });
@@ -157,15 +174,23 @@ export class TableModel {
           this.match.scores = [...(this.match.scores || []), message.score];
           this.match.totals = message.totals;
         }
-        this.sheet = {
-          score: message.score,
-          totals: message.totals,
-          reveal: message.reveal,
-          hands: message.hands || null,
-          nextDealAt: message.next_deal_at || null,
-        };
-        this.pushLog({ kind: "smazzata_end", number: message.score.number });
-        effects.sheet = true;
+        {
+          const number = message.score.number;
+          const fair = checkReveal(this.kept[number], message.reveal);
+          this.fair[number] = fair;
+          this.sheet = {
+            score: message.score,
+            totals: message.totals,
+            reveal: message.reveal,
+            fair,
+            hands: message.hands || null,
+            nextDealAt: message.next_deal_at || null,
+          };
+          this.pushLog({ kind: "smazzata_end", number });
+          this.pushLog({ kind: "fair", number, status: fair.status });
+          effects.sheet = true;
+          effects.fair = { number, status: fair.status };
+        }
         break;
       case "match_end":
         if (info) info.status = "finished";
@@ -224,6 +249,15 @@ export class TableModel {
       default:
         break;
     }
+  }
+
+  /** Keep what arrived before a smazzata's first card; the first one kept stands (a later
+   * snapshot cannot change a commitment this page already holds). */
+  keep(number, fields) {
+    if (!Number.isInteger(number)) return;
+    const kept = this.kept[number] || {};
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null && !(key in kept)) kept[key] = value;
+    this.kept = { ...this.kept, [number]: kept };
   }
 
   pushLog(entry) {
