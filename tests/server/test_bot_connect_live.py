@@ -170,6 +170,23 @@ async def _play_as_person(
                     await socket.send(json.dumps(act))
 
 
+def _until_online(server: LiveServer, owner: str, bot: str, seconds: float = 60.0) -> None:
+    """Wait until ``bot``'s connector has its socket open (its owner follows it: a bot is a
+    friend at once, and the friends list says who is online), instead of a fixed sleep that a
+    loaded machine outlasts."""
+    headers = {"Authorization": f"Bearer {owner}"}
+    deadline = time.monotonic() + seconds
+    with httpx.Client(base_url=server.url, trust_env=False, timeout=20, headers=headers) as http:
+        followed = http.post("/api/friends", json={"player": bot})
+        assert followed.status_code in (200, 201, 204), followed.text
+        while True:
+            friends = http.get("/api/friends").json()["friends"]
+            if any(f["name"] == bot and f["online"] for f in friends):
+                return
+            assert time.monotonic() < deadline, f"{bot}'s connector did not come online"
+            time.sleep(0.2)
+
+
 def _finished(process: subprocess.Popen[str]) -> tuple[int, str]:
     try:
         _, err = process.communicate(timeout=30)
@@ -194,7 +211,7 @@ def test_the_example_bot_plays_a_person_online_through_bot_connect(tmp_path: Pat
             assert code == 2 and "not a bot account" in err
         connector = _connector(server, token, f"{sys.executable} {EXAMPLE}")
         processes.append(connector)
-        time.sleep(1.5)  # its socket is open before the challenge is sent
+        _until_online(server, paola, "PaolaBot")  # its socket is open before the challenge
         played = asyncio.run(_play_as_person(server, paola, "PaolaBot"))
         end = played["end"]
         assert end["ended"] == "complete" and len(end["totals"]) == 2
@@ -236,7 +253,8 @@ def test_a_crashing_bot_and_a_late_bot_lose_their_moves_and_the_matches_end(
                 server, sleeper, f"{sys.executable} {tmp_path / 'sleeper.py'}", "--time-ms", "300"
             )
         )
-        time.sleep(1.5)
+        _until_online(server, rosa, "Crasher")
+        _until_online(server, ugo, "Sleeper")
 
         async def both() -> list[dict[str, Any]]:
             return list(
@@ -274,7 +292,7 @@ def test_a_bot_joins_quick_play_through_bot_connect(tmp_path: Path) -> None:
         processes.append(
             _connector(server, token, f"{sys.executable} {EXAMPLE}", "--accept", "quickplay")
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # the connector is a new Python process
         with httpx.Client(base_url=server.url, trust_env=False) as http:
             as_bot = {"Authorization": f"Bearer {token}"}
             while http.get("/api/quickplay", headers=as_bot).json()["status"] != "waiting":
@@ -369,7 +387,7 @@ def test_bot_connect_reconnects_after_a_dropped_socket_and_plays_on(tmp_path: Pa
         behind = LiveServer.__new__(LiveServer)  # the connector's view of the server: the proxy
         behind.port = proxy.port
         processes.append(_connector(behind, token, f"{sys.executable} {EXAMPLE}"))
-        time.sleep(1.5)
+        _until_online(server, nina, "NinaBot")
         played = asyncio.run(_play_as_person(server, nina, "NinaBot", cut=(30, proxy.cut)))
         assert proxy.cuts == 1
         assert played["end"]["ended"] == "complete"
