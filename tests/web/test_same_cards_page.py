@@ -4,12 +4,58 @@ round is over, and the side-by-side page of one deal at every table, in Italian 
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
-from playwright.sync_api import Locator
+from playwright.sync_api import Locator, Page, Route, WebSocketRoute
 
 from . import driver
 from .conftest import Pages
+
+
+def _swap_revealed_decks(view: Any) -> int:
+    """In a tournament view, the revealed decks' first two different cards change places
+    (still a whole deck: only the commitment can tell); how many were changed."""
+    changed = 0
+    if not isinstance(view, dict):
+        return 0  # another answer (a list of tournaments)
+    for round_ in view.get("rounds", []):
+        for deal in (round_.get("same_cards") or {}).get("deals", []):
+            if deal.get("deck"):
+                cards = deal["deck"].split(" ")
+                i = next(i for i, c in enumerate(cards) if c != cards[0])
+                cards[0], cards[i] = cards[i], cards[0]
+                deal["deck"] = " ".join(cards)
+                changed += 1
+    return changed
+
+
+def tamper_tournament(page: Page) -> list[int]:
+    """Rewrite the tournament's view on its way to the page, over HTTP and the socket."""
+    changed: list[int] = []
+
+    def http(route: Route) -> None:
+        answer = route.fetch()
+        view = answer.json()
+        changed.append(_swap_revealed_decks(view))
+        route.fulfill(response=answer, body=json.dumps(view))
+
+    def socket(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "tournament" and data.get("tournament"):
+                changed.append(_swap_revealed_decks(data["tournament"]))
+                message = json.dumps(data)
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    page.route(re.compile(r"/api/tournaments/[^/?]+$"), http)
+    page.route_web_socket(re.compile(r"/ws$"), socket)
+    return changed
 
 
 def test_a_same_cards_sit_and_go_in_the_browser(pages: Pages) -> None:
@@ -36,6 +82,10 @@ def test_a_same_cards_sit_and_go_in_the_browser(pages: Pages) -> None:
     page.wait_for_selector('.tour-status[data-status="finished"]', timeout=120_000)
     round_1 = page.locator('.tour-round[data-round="1"]')
     assert round_1.locator('[data-same-cards="revealed"]').count() == 1
+    # The page checked every revealed deck against the commitments it had before the reveal.
+    verified = round_1.locator('[data-fair="verified"]')
+    assert verified.count() == 1 and "Mazzi del turno verificati (2)" in verified.inner_text()
+    tournament_url = page.url
     assert "mazzi e sali sono svelati" in round_1.inner_text()
     assert round_1.locator("li.row[data-table]").count() == 3
     # Each table: the deal-by-deal comparison, line 0's differences summing to its MP.
@@ -78,3 +128,15 @@ def test_a_same_cards_sit_and_go_in_the_browser(pages: Pages) -> None:
     assert (
         "decks and salts are revealed" in page.locator('.tour-round[data-round="1"]').inner_text()
     )
+
+    # A reveal tampered on its way to another page (one deck's cards swapped): a loud warning.
+    fooled = pages.new(width=1400)
+    changed = tamper_tournament(fooled)
+    driver.guest(fooled)
+    fooled.wait_for_selector(".lobby-screen")
+    fooled.goto(tournament_url)
+    warning = fooled.locator('.tour-round[data-round="1"] [data-fair="tampered"]')
+    warning.wait_for()
+    assert sum(changed) >= 2, changed
+    assert "NON corrispondono" in warning.inner_text() and "1, 2" in warning.inner_text()
+    assert fooled.locator('[data-fair="verified"]').count() == 0

@@ -6,6 +6,7 @@
 import { ApiError } from "./api.js";
 import { Connection } from "./conn.js";
 import { h, replace } from "./dom.js";
+import { commitmentOf } from "./fairdeal.js";
 import { pageHeader } from "./header.js";
 import { errorWords, has, language, t } from "./i18n.js";
 import { clockEach } from "./play.js";
@@ -298,6 +299,9 @@ export class TournamentScreen {
     this.tour = null;
     this.message = "";
     this.myTable = null;
+    // A same-cards round's commitments as first received ("round:deal" -> commitment): the
+    // reveal is checked against them, not against what the reveal itself says.
+    this.scKept = {};
     this.botLevel = "greedy";
     this.botCount = 1;
     this.partnerName = "";
@@ -510,6 +514,7 @@ export class TournamentScreen {
     const over = round.status === "finished";
     return h("div", { class: "sc-round", dataset: { sameCards: over ? "revealed" : "committed" } },
       h("p", { class: "muted small", text: over ? t("tour.sc.revealed") : t("tour.sc.hidden") }),
+      this.sameCardsCheck(round),
       h("details", { class: "fairness" },
         h("summary", { text: t("tour.sc.commitments") }),
         sc.deals.map((d) => h("p", { class: "mono small", dataset: { deal: String(d.number) } }, `${d.number}. ${d.commitment}`, d.salt ? ` · ${t("sheet.salt")}: ${d.salt}` : ""))),
@@ -520,6 +525,27 @@ export class TournamentScreen {
         }))
         : null,
     );
+  }
+
+  /** Every revealed deck of a same-cards round checked here (SHA-256 of deck and salt against
+   * the commitment this page kept from before the reveal): "verified" or a loud warning. */
+  sameCardsCheck(round) {
+    const deals = round.same_cards.deals;
+    for (const d of deals) {
+      const key = `${round.number}:${d.number}`;
+      if (!(key in this.scKept)) this.scKept[key] = d.commitment;
+    }
+    const revealed = deals.filter((d) => d.deck && d.salt);
+    if (!revealed.length) return null;
+    const bad = revealed.filter((d) => {
+      const kept = this.scKept[`${round.number}:${d.number}`];
+      return d.commitment !== kept || commitmentOf(d.deck, d.salt) !== kept;
+    });
+    if (bad.length) {
+      return h("div", { class: "fair-warning", role: "alert", dataset: { fair: "tampered" } },
+        h("strong", { text: t("tour.sc.tampered", { deals: bad.map((d) => d.number).join(", ") }) }));
+    }
+    return h("p", { class: "fair-ok", dataset: { fair: "verified" }, text: `✓ ${t("tour.sc.verified", { n: revealed.length })}` });
   }
 
   tableRow(table, round) {
