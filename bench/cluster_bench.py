@@ -836,6 +836,8 @@ class Results:
     placement: dict[str, dict[str, Any]] = field(default_factory=dict)
     kills: list[Kill] = field(default_factory=list)
     capacity: list[Window] = field(default_factory=list)
+    pace: dict[str, list[Window]] = field(default_factory=dict)
+    """``--parts pace`` (a quick check): human-pace windows of plain and one, in turns."""
     capacity_idle: Usage | None = None
     capacity_idle_after: Usage | None = None
     failed: dict[str, str] = field(default_factory=dict)
@@ -1151,6 +1153,7 @@ class Runner:
                 ("one against two", self.part_compare),
                 ("failover", self.part_failover),
                 ("capacity", self.part_capacity),
+                ("pace", self.part_pace),
             ):
                 if part not in args.parts:
                     continue
@@ -1292,6 +1295,35 @@ class Runner:
             )
         for key in setups:
             await self.clients.all({"do": "close", "group": key}, timeout=300)
+
+    async def part_pace(self) -> None:
+        """A quick check of human pace alone: plain and one (cluster mode) with
+        ``--small-tables`` tables each, ``--rounds`` human-pace windows each, in turns."""
+        args, results = self.args, self.results
+        setups = {"plain": self.cluster("plain", flags=False), "one": self.cluster("one")}
+        for cluster in setups.values():
+            await self.start(cluster, 1)
+        body = table_body(2.0)
+        for key, cluster in setups.items():
+            await self.setup_tables(
+                key, cluster.nodes[0].http, args.small_tables, body, watchers=False
+            )
+            await self.connect(key, cluster.nodes[0].ws)
+        order = list(setups)
+        for round_number in range(args.rounds):
+            for key in order[round_number % 2 :] + order[: round_number % 2]:
+                done = await self.window(
+                    setups[key],
+                    key,
+                    f"pace {key} (round {round_number + 1})",
+                    "human",
+                    tables=args.small_tables,
+                    seconds=args.seconds,
+                    warmup=args.warmup,
+                )
+                results.pace.setdefault(key, []).append(done)
+        for key in setups:
+            await self.clients.all({"do": "close", "group": key}, timeout=300)  # type: ignore[union-attr]
 
     # ---------------------------------------------------------------------- part 3
 
@@ -2137,8 +2169,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         if getattr(args, name) is None:
             setattr(args, name, small if quick else full)
     args.parts = [p.strip() for p in args.parts.split(",") if p.strip()]
-    if set(args.parts) - {"one against two", "failover", "capacity"}:
-        parser.error("--parts takes 'one against two', failover and capacity")
+    if set(args.parts) - {"one against two", "failover", "capacity", "pace"}:
+        parser.error("--parts takes 'one against two', failover, capacity and pace")
     return args
 
 
@@ -2171,7 +2203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.path.insert(0, str(source / "src"))  # before anything imports burraco
     from tests.store.postgres import temporary_database
 
-    needed = {"one against two": 3, "failover": 1, "capacity": 1}
+    needed = {"one against two": 3, "failover": 1, "capacity": 1, "pace": 2}
     with contextlib.ExitStack() as stack:
         # Made and dropped outside the run's event loop (the helper runs one of its own).
         urls = [
