@@ -50,15 +50,12 @@ import datetime as dt
 import gc
 import json
 import math
-import multiprocessing
 import os
 import random
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -104,7 +101,6 @@ SERVE_ARGS = (
 """As server_bench's server: the load generators' limits raised (every client logs in from
 127.0.0.1), a seat never handed to a bot, and room for every socket (uvicorn's limit)."""
 DRAIN_SECONDS = 10.0
-SETUP_TRIES = 4
 REDIS_COMM = "redis-server"
 POSTGRES_COMM = "postgres"
 CORES = os.cpu_count() or 1
@@ -244,72 +240,26 @@ class Table:
 
 
 @dataclass
-class Tally:
-    rtts: array.array[float] = field(default_factory=lambda: array.array("d"))
-    lags: array.array[float] = field(default_factory=lambda: array.array("d"))
-    sent: int = 0
-    answered: int = 0
-    errors: Counter[str] = field(default_factory=Counter)
-    messages: int = 0
-    bytes: int = 0
+class Tally(sb.Tally):
     acts: dict[tuple[str, int], float] = field(default_factory=dict)
     """(table, seq) -> when its act was sent, for the actions of the window (watched tables)."""
     seen: list[tuple[str, int, int, float]] = field(default_factory=list)
     """(table, seq, spectator index, arrival) of the action events the spectators received."""
 
 
-class Worker:
+class Worker(sb.PipeWorker):
     """One load-generator process: its share of every set-up's tables, their sockets, the
     windows. Only the tables of the group named by a window play in it."""
 
+    tally: Tally
+
     def __init__(self, index: int, pipe: Pipe, options: dict[str, Any]) -> None:
-        self.index = index
-        self.pipe = pipe
-        self.options = options
+        super().__init__(index, pipe, options)
         self.groups: dict[str, list[Table]] = {}
-        self.mode = "idle"
         self.active: str | None = None
         self.limit: int | None = None
-        self.window = (0.0, 0.0)
         self.tally = Tally()
-        self.interval: float = options["interval"]
-        self.compression: str | None = "deflate" if options["compression"] else None
-        self.tasks: set[asyncio.Task[None]] = set()
         self.closing: set[str] = set()
-
-    async def serve(self) -> None:
-        loop = asyncio.get_running_loop()
-        commands: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-        def read() -> None:
-            while True:
-                try:
-                    command = self.pipe.recv()
-                except EOFError:
-                    command = {"do": "quit"}
-                loop.call_soon_threadsafe(commands.put_nowait, command)
-                if command["do"] == "quit":
-                    return
-
-        threading.Thread(target=read, daemon=True).start()
-        while True:
-            command = await commands.get()
-            name = command.pop("do")
-            if name == "quit":
-                break
-            try:
-                reply = await getattr(self, f"do_{name}")(**command)
-            except Exception as error:
-                reply = {"failed": f"{type(error).__name__}: {error}"}
-            self.pipe.send(reply)
-        for task in list(self.tasks):
-            task.cancel()
-        self.pipe.send({"bye": True})
-
-    def spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
 
     # -- set-up over HTTP --
 
@@ -330,17 +280,7 @@ class Worker:
         gate = asyncio.Semaphore(concurrency)
         retried: Counter[str] = Counter()
         async with httpx.AsyncClient(base_url=base_url, timeout=120, limits=limits) as http:
-
-            async def post(url: str, **kwargs: Any) -> Any:
-                """Tried again (counted, reported) when answered 5xx."""
-                for attempt in range(SETUP_TRIES):
-                    response = await http.post(url, **kwargs)
-                    http.cookies.clear()
-                    if response.status_code < 500 or attempt == SETUP_TRIES - 1:
-                        return response
-                    retried[f"{url.rsplit('/', maxsplit=1)[-1]} {response.status_code}"] += 1
-                    await asyncio.sleep(0.5 * (attempt + 1))
-                raise AssertionError("unreachable")
+            post = sb.retrying_post(http, retried)
 
             async def guest() -> str:
                 response = await post("/api/guest")
@@ -352,19 +292,7 @@ class Worker:
             async def one(number: int) -> Table:
                 async with gate:
                     tokens = [await guest() for _ in range(PLAYERS)]
-                    bearer = [{"Authorization": f"Bearer {t}"} for t in tokens]
-                    response = await post("/api/tables", json=body, headers=bearer[0])
-                    if response.status_code != 201:
-                        raise RuntimeError(f"create: {response.status_code} {response.text}")
-                    table_id = response.json()["id"]
-                    for seat in range(1, PLAYERS):
-                        response = await post(
-                            f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=bearer[seat]
-                        )
-                        if response.status_code != 200:
-                            raise RuntimeError(f"sit: {response.status_code} {response.text}")
-                    if response.json()["status"] != "playing":
-                        raise RuntimeError(f"table {table_id} did not start")
+                    table_id = await sb.full_table(post, tokens, body)
                     table = Table(table_id, group, number, random.Random(f"bench-{number}"))
                     table.seats = [Seat(table, s, tokens[s]) for s in range(PLAYERS)]
                     if watchers:
@@ -487,18 +415,11 @@ class Worker:
         message = json.loads(raw)
         kind = message["type"]
         if kind in ("ack", "error"):
-            t0 = seat.sent.pop(message.get("ref") or "", None)
-            counted = t0 is not None and self.window[0] <= t0 < self.window[1]
-            if counted and kind == "ack" and t0 is not None:
-                tally.answered += 1
-                tally.rtts.append(now - t0)
-                if table.watchers:
-                    tally.acts[table.id, int(message["seq"])] = t0
-            if kind == "error":
-                code = str(message.get("code", "?"))
-                tally.errors[code] += 1
-                if code == "table_moved":  # a join while the table moves: join again
-                    self.spawn(self._rejoin(seat))
+            t0 = sb.answered(self, seat, message, now)
+            if t0 is not None and table.watchers:
+                tally.acts[table.id, int(message["seq"])] = t0
+            if kind == "error" and message.get("code") == "table_moved":
+                self.spawn(self._rejoin(seat))  # a join while the table moves: join again
             return
         if seat.index < 0:  # a spectator
             if kind == "event" and message.get("kind") == "action" and self.mode != "idle":
@@ -506,10 +427,7 @@ class Worker:
             elif kind == "snapshot" and seat.joined is not None and not seat.joined.done():
                 seat.joined.set_result(None)
             return
-        legal = message.get("legal")
-        if legal:
-            table.pending = (seat, legal, now)
-            table.wake.set()
+        sb.offered(table, seat, message, now)
         if kind == "snapshot" and seat.joined is not None and not seat.joined.done():
             seat.joined.set_result(None)
         elif kind == "event" and message.get("kind") == "smazzata_end":
@@ -536,33 +454,7 @@ class Worker:
                 table.wake.clear()
                 await table.wake.wait()
                 continue
-            due = table.last_sent + self.interval
-            if self.mode == "human":
-                delay = due - time.monotonic()
-                if delay > 0:
-                    table.wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(table.wake.wait(), delay)
-                    continue
-            seat, legal, arrived = pending
-            table.pending = None
-            action = legal[int(table.rng.random() * len(legal))]
-            table.refs += 1
-            ref = str(table.refs)
-            text = json.dumps({"type": "act", "table": table.id, "action": action, "ref": ref})
-            now = time.monotonic()
-            seat.sent[ref] = now
-            if self.mode == "human":
-                table.last_sent = now
-            if self.window[0] <= now < self.window[1]:
-                self.tally.sent += 1
-                if self.mode == "human":
-                    self.tally.lags.append(now - max(due, arrived))
-            try:
-                await seat.ws.send(text)
-            except Exception as error:
-                seat.sent.pop(ref, None)
-                self.tally.errors[f"send: {type(error).__name__}"] += 1
+            await sb.play_one(self, table, pending)
 
     async def do_phase(
         self, group: str, mode: str, start: float, end: float, limit: int | None
@@ -638,74 +530,21 @@ class Worker:
         return {"closed": len(sockets)}
 
 
-def client_main(index: int, pipe: Pipe, options: dict[str, Any]) -> None:
-    """A load-generator process (``multiprocessing``, spawn)."""
-    sb.raise_nofile()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import uvloop
+class Clients(sb.Clients):
+    """``server_bench``'s client processes running ``Worker``, asked from the run's event loop
+    (their replies awaited in a thread)."""
 
-        factory: Any = uvloop.new_event_loop
-    except ImportError:
-        factory = None
-    with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(Worker(index, pipe, options).serve())
-
-
-class Clients:
     def __init__(self, count: int, options: dict[str, Any]) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.pipes: list[Pipe] = []
-        self.processes: list[multiprocessing.process.BaseProcess] = []
-        for index in range(count):
-            mine, theirs = context.Pipe()
-            process = context.Process(
-                target=client_main, args=(index, theirs, options), name=f"bench-client-{index}"
-            )
-            process.start()
-            theirs.close()
-            self.pipes.append(mine)
-            self.processes.append(process)
+        super().__init__(count, options, worker=Worker)
 
-    @property
-    def pids(self) -> list[int]:
-        return [p.pid or 0 for p in self.processes]
+    async def gather(self, timeout: float) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.collect, timeout)
 
-    def send(self, commands: Sequence[dict[str, Any]]) -> None:
-        for pipe, command in zip(self.pipes, commands, strict=True):
-            pipe.send(command)
+    async def ask(self, commands: Sequence[dict[str, Any]], timeout: float) -> list[Any]:
+        return await asyncio.to_thread(self.each, commands, timeout)
 
-    def _collect(self, timeout: float) -> list[dict[str, Any]]:
-        replies = []
-        deadline = time.monotonic() + timeout
-        for index, pipe in enumerate(self.pipes):
-            if not pipe.poll(max(0.0, deadline - time.monotonic())):
-                raise RuntimeError(f"client process {index} did not answer in time")
-            reply: dict[str, Any] = pipe.recv()
-            if "failed" in reply:
-                raise RuntimeError(f"client process {index}: {reply['failed']}")
-            replies.append(reply)
-        return replies
-
-    async def collect(self, timeout: float) -> list[dict[str, Any]]:
-        return await asyncio.to_thread(self._collect, timeout)
-
-    async def each(self, commands: Sequence[dict[str, Any]], timeout: float) -> list[Any]:
-        self.send(commands)
-        return await self.collect(timeout)
-
-    async def all(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
-        return await self.each([command] * len(self.pipes), timeout)
-
-    def stop(self) -> None:
-        for pipe in self.pipes:
-            with contextlib.suppress(OSError, BrokenPipeError):
-                pipe.send({"do": "quit"})
-        for process in self.processes:
-            process.join(timeout=20)
-            if process.is_alive():
-                process.kill()
-                process.join()
+    async def ask_all(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
+        return await self.ask([command] * len(self.pipes), timeout)
 
 
 # ================================================================================ the results
@@ -763,19 +602,10 @@ def merge(
     offered: float | None,
     use: Usage,
 ) -> Window:
-    rtts: list[float] = []
-    lags: list[float] = []
-    local: list[float] = []
-    remote: list[float] = []
-    paired: list[float] = []
-    errors: Counter[str] = Counter()
-    for reply in replies:
-        rtts.extend(reply["rtts"])
-        lags.extend(reply["lags"])
-        local.extend(reply["local"])
-        remote.extend(reply["remote"])
-        paired.extend(reply["paired"])
-        errors.update(reply["errors"])
+    rtts, lags = sb.pooled(replies, "rtts"), sb.pooled(replies, "lags")
+    local, remote = sb.pooled(replies, "local"), sb.pooled(replies, "remote")
+    paired = sb.pooled(replies, "paired")
+    errors = sb.pooled_errors(replies)
     answered = sum(r["answered"] for r in replies)
     return Window(
         name=name,
@@ -981,7 +811,7 @@ class Runner:
     ) -> list[str]:
         assert self.clients is not None
         started = self.meter.read([])
-        replies = await self.clients.each(
+        replies = await self.clients.ask(
             [
                 {
                     "do": "setup",
@@ -1009,7 +839,7 @@ class Runner:
 
     async def connect(self, group: str, url: str, concurrency: int = 64) -> None:
         assert self.clients is not None
-        replies = await self.clients.all(
+        replies = await self.clients.ask_all(
             {"do": "connect", "group": group, "url": url, "urls": {}, "concurrency": concurrency},
             timeout=3600,
         )
@@ -1063,7 +893,7 @@ class Runner:
         await asyncio.sleep(max(0.0, end - time.monotonic()))
         after = self.meter.read(servers, proxy)
         wall_end = time.time()
-        replies = await self.clients.collect(DRAIN_SECONDS + 120)
+        replies = await self.clients.gather(DRAIN_SECONDS + 120)
         pauses = []
         for node in cluster.nodes:
             with contextlib.suppress(Exception):
@@ -1277,7 +1107,7 @@ class Runner:
         for table_id, owner in placed.items():
             other = next(name for name in ports if name != owner)
             urls[table_id] = [ports[owner], ports[other]]
-        await self.clients.all({"do": "watch", "group": "two", "urls": urls}, timeout=600)
+        await self.clients.ask_all({"do": "watch", "group": "two", "urls": urls}, timeout=600)
         results.human["two+watchers"] = await self.window(
             two,
             "two",
@@ -1294,7 +1124,7 @@ class Runner:
                 f"remote p50 {human.remote.p50:.1f} p99 {human.remote.p99:.1f} ms"
             )
         for key in setups:
-            await self.clients.all({"do": "close", "group": key}, timeout=300)
+            await self.clients.ask_all({"do": "close", "group": key}, timeout=300)
 
     async def part_pace(self) -> None:
         """A quick check of human pace alone: plain and one (cluster mode) with
@@ -1323,7 +1153,7 @@ class Runner:
                 )
                 results.pace.setdefault(key, []).append(done)
         for key in setups:
-            await self.clients.all({"do": "close", "group": key}, timeout=300)  # type: ignore[union-attr]
+            await self.clients.ask_all({"do": "close", "group": key}, timeout=300)  # type: ignore[union-attr]
 
     # ---------------------------------------------------------------------- part 3
 
@@ -1479,7 +1309,7 @@ class Runner:
             f"capacity: none playing after play: servers "
             f"{results.capacity_idle_after.cores['servers']:.2f} cores"
         )
-        await self.clients.all({"do": "close", "group": "capacity"}, timeout=300)
+        await self.clients.ask_all({"do": "close", "group": "capacity"}, timeout=300)
 
 
 # ============================================================================ failover clients
@@ -2078,17 +1908,6 @@ def text_report(results: Results) -> str:
     return "\n".join(line.replace("**", "") for line in out)
 
 
-def write_section(path: Path, section: str) -> None:
-    """Replace the marked section (or add the heading and one at the end)."""
-    text = path.read_text() if path.exists() else ""
-    start, end = text.find(START_MARK), text.find(END_MARK)
-    if start != -1 and end > start:
-        text = text[:start] + section + text[end + len(END_MARK) :].removeprefix("\n")
-    else:
-        text = text.rstrip("\n") + f"\n\n{HEADING}\n\n" + section
-    path.write_text(text)
-
-
 def write_json(path: Path, results: Results) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     data = asdict(results)
@@ -2221,7 +2040,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(text_report(results))
     if not args.no_write:
         command = "bench/cluster_bench.py" + (f" {' '.join(argv)}" if argv else "")
-        write_section(README, markdown(results, command))
+        sb.write_section(
+            README, markdown(results, command), marks=(START_MARK, END_MARK), heading=HEADING
+        )
         write_json(JSON_OUT, results)
         print(f"results written to {sb.display(README)} and {sb.display(JSON_OUT)}")
     return 0
