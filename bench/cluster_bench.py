@@ -1618,6 +1618,18 @@ def target_rows(results: Results) -> list[tuple[str, str, bool | None]]:
                 f"{first.tables:,} tables: p99 {ms(first.latency.p99)} ms, "
                 f"{first.per_s:,.0f} of {first.offered_per_s or 0:,.0f} actions/s"
                 + ("" if first.healthy else ", short or errors")
+                + f", the machine {first.usage.machine_busy:.0%} busy ("
+                + ", ".join(
+                    f"{label} {first.usage.cores[group]:.2f}"
+                    for label, group in (
+                        ("servers", "servers"),
+                        ("clients", "clients"),
+                        ("HAProxy", "haproxy"),
+                        ("PostgreSQL", "postgres"),
+                        ("Redis", "redis"),
+                    )
+                )
+                + f", others {first.usage.others_cores:.2f} of {CORES} cores)"
                 + (
                     f"; held: {s['held_tables']:,} tables (p99 {s['held_p99']:.1f} ms)"
                     if "held_tables" in s and s["held_tables"] != first.tables
