@@ -506,24 +506,21 @@ class Tally:
     bytes: int = 0
 
 
-class ClientWorker:
-    """One load-generator process: its share of the tables, their sockets, the phases."""
+class PipeWorker:
+    """A load-generator process's command loop: the parent sends ``{"do": name, ...}`` over the
+    pipe and gets one reply per command (``do_<name>``'s answer); ``cluster_bench.py``'s workers
+    share it."""
 
     def __init__(self, index: int, pipe: Pipe, options: dict[str, Any]) -> None:
         self.index = index
         self.pipe = pipe
         self.options = options
-        self.tables: list[BenchTable] = []
         self.mode = "idle"
         self.window = (0.0, 0.0)
         self.tally = Tally()
         self.interval: float = options["interval"]
         self.compression: str | None = "deflate" if options["compression"] else None
         self.tasks: set[asyncio.Task[None]] = set()
-        self.echo_sockets: list[Any] = []
-        self.fanout_groups: list[list[Any]] = []
-
-    # -- the command loop: the parent sends {"do": name, ...}, gets one reply per command --
 
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
@@ -559,6 +556,16 @@ class ClientWorker:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+
+class ClientWorker(PipeWorker):
+    """One load-generator process: its share of the tables, their sockets, the phases."""
+
+    def __init__(self, index: int, pipe: Pipe, options: dict[str, Any]) -> None:
+        super().__init__(index, pipe, options)
+        self.tables: list[BenchTable] = []
+        self.echo_sockets: list[Any] = []
+        self.fanout_groups: list[list[Any]] = []
+
     # -- setup over HTTP --
 
     async def do_setup(self, base_url: str, numbers: list[int], body: dict[str, Any]) -> Any:
@@ -569,18 +576,7 @@ class ClientWorker:
         gate = asyncio.Semaphore(self.options["setup_concurrency"])
         failures: Counter[str] = Counter()
         async with httpx.AsyncClient(base_url=base_url, timeout=120, limits=limits) as http:
-
-            async def post(url: str, **kwargs: Any) -> Any:
-                """A POST, tried again (up to SETUP_TRIES times) when the server answers 5xx:
-                the retries are counted and reported, never hidden."""
-                for attempt in range(SETUP_TRIES):
-                    response = await http.post(url, **kwargs)
-                    http.cookies.clear()  # programs use the bearer token, not the cookie
-                    if response.status_code < 500 or attempt == SETUP_TRIES - 1:
-                        return response
-                    failures[f"{url.rsplit('/', maxsplit=1)[-1]} {response.status_code}"] += 1
-                    await asyncio.sleep(0.5 * (attempt + 1))
-                raise AssertionError("unreachable")
+            post = retrying_post(http, failures)
 
             async def user() -> dict[str, Any]:
                 if self.options["registered"]:
@@ -598,19 +594,7 @@ class ClientWorker:
             async def one(number: int) -> BenchTable:
                 async with gate:
                     users = [await user() for _ in range(PLAYERS)]
-                    bearer = [{"Authorization": f"Bearer {u['token']}"} for u in users]
-                    response = await post("/api/tables", json=body, headers=bearer[0])
-                    if response.status_code != 201:
-                        raise RuntimeError(f"create: {response.status_code} {response.text}")
-                    table_id = response.json()["id"]
-                    for seat in range(1, PLAYERS):
-                        response = await post(
-                            f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=bearer[seat]
-                        )
-                        if response.status_code != 200:
-                            raise RuntimeError(f"sit: {response.status_code} {response.text}")
-                    if response.json()["status"] != "playing":
-                        raise RuntimeError(f"table {table_id} did not start")
+                    table_id = await full_table(post, [u["token"] for u in users], body)
                     table = BenchTable(table_id, number, random.Random(f"bench-{number}"))
                     table.seats = [Seat(table, s, users[s]) for s in range(PLAYERS)]
                     return table
@@ -664,18 +648,9 @@ class ClientWorker:
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind in ("ack", "error"):
-                    t0 = seat.sent.pop(message.get("ref") or "", None)
-                    counted = t0 is not None and self.window[0] <= t0 < self.window[1]
-                    if counted and kind == "ack" and t0 is not None:
-                        tally.answered += 1
-                        tally.rtts.append(now - t0)
-                    if kind == "error":
-                        tally.errors[message.get("code", "?")] += 1
+                    answered(self, seat, message, now)
                     continue
-                legal = message.get("legal")
-                if legal:
-                    table.pending = (seat, legal, now)
-                    table.wake.set()
+                offered(table, seat, message, now)
                 if kind == "snapshot" and seat.joined is not None and not seat.joined.done():
                     seat.joined.set_result(None)
                 elif kind == "event" and message.get("kind") == "match_end":
@@ -693,35 +668,7 @@ class ClientWorker:
                 table.wake.clear()
                 await table.wake.wait()
                 continue
-            due = table.last_sent + self.interval
-            if self.mode == "human":
-                delay = due - time.monotonic()
-                if delay > 0:
-                    table.wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(table.wake.wait(), delay)
-                    continue
-            seat, legal, arrived = pending
-            table.pending = None
-            action = legal[int(table.rng.random() * len(legal))]
-            table.refs += 1
-            ref = str(table.refs)
-            text = json.dumps({"type": "act", "table": table.id, "action": action, "ref": ref})
-            now = time.monotonic()
-            seat.sent[ref] = now
-            if self.mode == "human":
-                table.last_sent = now
-            if self.window[0] <= now < self.window[1]:
-                self.tally.sent += 1
-                if self.mode == "human":
-                    # How late the action went out: after its due time (the table's previous
-                    # action + the interval) or after its legal list arrived, whichever is later.
-                    self.tally.lags.append(now - max(due, arrived))
-            try:
-                await seat.ws.send(text)
-            except Exception as error:
-                seat.sent.pop(ref, None)
-                self.tally.errors[f"send: {type(error).__name__}"] += 1
+            if not await play_one(self, table, pending):
                 table.over = True
 
     async def do_phase(self, mode: str, start: float, end: float) -> Any:
@@ -933,6 +880,107 @@ class ClientWorker:
         return await self._baseline_window(loops, end)
 
 
+def retrying_post(http: Any, retried: Counter[str]) -> Callable[..., Awaitable[Any]]:
+    """``http.post``, tried again (up to SETUP_TRIES times) when the server answers 5xx: the
+    retries are counted in ``retried`` and reported, never hidden."""
+
+    async def post(url: str, **kwargs: Any) -> Any:
+        for attempt in range(SETUP_TRIES):
+            response = await http.post(url, **kwargs)
+            http.cookies.clear()  # programs use the bearer token, not the cookie
+            if response.status_code < 500 or attempt == SETUP_TRIES - 1:
+                return response
+            retried[f"{url.rsplit('/', maxsplit=1)[-1]} {response.status_code}"] += 1
+            await asyncio.sleep(0.5 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    return post
+
+
+async def full_table(
+    post: Callable[..., Awaitable[Any]], tokens: Sequence[str], body: dict[str, Any]
+) -> str:
+    """A table created by the first of ``tokens``' users, the others sat down in turn; it
+    must then be playing. Its id."""
+    bearer = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    response = await post("/api/tables", json=body, headers=bearer[0])
+    if response.status_code != 201:
+        raise RuntimeError(f"create: {response.status_code} {response.text}")
+    table_id: str = response.json()["id"]
+    for seat in range(1, len(tokens)):
+        response = await post(
+            f"/api/tables/{table_id}/sit", json={"seat": seat}, headers=bearer[seat]
+        )
+        if response.status_code != 200:
+            raise RuntimeError(f"sit: {response.status_code} {response.text}")
+    if response.json()["status"] != "playing":
+        raise RuntimeError(f"table {table_id} did not start")
+    return table_id
+
+
+def answered(worker: Any, seat: Any, message: dict[str, Any], now: float) -> float | None:
+    """An ``ack`` or ``error`` for one of ``seat``'s actions: its round trip counted when it
+    was sent in the window (an error by its code); the time it was sent, for a counted ack."""
+    tally = worker.tally
+    t0: float | None = seat.sent.pop(message.get("ref") or "", None)
+    counted = t0 is not None and worker.window[0] <= t0 < worker.window[1]
+    if message["type"] == "error":
+        tally.errors[str(message.get("code", "?"))] += 1
+        return None
+    if counted and t0 is not None:
+        tally.answered += 1
+        tally.rtts.append(now - t0)
+        return t0
+    return None
+
+
+def offered(table: Any, seat: Any, message: dict[str, Any], now: float) -> None:
+    """A message carrying legal actions makes its seat the table's next to play."""
+    legal = message.get("legal")
+    if legal:
+        table.pending = (seat, legal, now)
+        table.wake.set()
+
+
+async def play_one(worker: Any, table: Any, pending: tuple[Any, list[str], float]) -> bool:
+    """The table's pending seat plays one of its legal actions at random, as soon as it is due
+    at human pace (``worker.interval`` after the table's previous action) or at once at full
+    speed; its send time is kept for the round trip. Woken early (news of the table) before it
+    is due, it plays nothing. False if the socket failed."""
+    due = table.last_sent + worker.interval
+    human = worker.mode == "human"
+    if human:
+        delay = due - time.monotonic()
+        if delay > 0:
+            table.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.wake.wait(), delay)
+            return True
+    seat, legal, arrived = pending
+    table.pending = None
+    action = legal[int(table.rng.random() * len(legal))]
+    table.refs += 1
+    ref = str(table.refs)
+    text = json.dumps({"type": "act", "table": table.id, "action": action, "ref": ref})
+    now = time.monotonic()
+    seat.sent[ref] = now
+    if human:
+        table.last_sent = now
+    if worker.window[0] <= now < worker.window[1]:
+        worker.tally.sent += 1
+        if human:
+            # How late the action went out: after its due time (the table's previous action +
+            # the interval) or after its legal list arrived, whichever is later.
+            worker.tally.lags.append(now - max(due, arrived))
+    try:
+        await seat.ws.send(text)
+    except Exception as error:
+        seat.sent.pop(ref, None)
+        worker.tally.errors[f"send: {type(error).__name__}"] += 1
+        return False
+    return True
+
+
 def settle_gc() -> None:
     """Collect, then move every object alive now out of the collector's sight: the clients
     keep thousands of sockets whose objects live as long as the run."""
@@ -940,8 +988,11 @@ def settle_gc() -> None:
     gc.freeze()
 
 
-def client_main(index: int, pipe: Pipe, options: dict[str, Any]) -> None:
-    """A load-generator process (started by ``multiprocessing``, spawn)."""
+def client_main(
+    index: int, pipe: Pipe, options: dict[str, Any], worker: type[PipeWorker] | None = None
+) -> None:
+    """A load-generator process (started by ``multiprocessing``, spawn), running ``worker``
+    (``ClientWorker`` unless given)."""
     raise_nofile()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
     try:
@@ -951,20 +1002,24 @@ def client_main(index: int, pipe: Pipe, options: dict[str, Any]) -> None:
     except ImportError:
         factory = None
     with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(ClientWorker(index, pipe, options).serve())
+        runner.run((worker or ClientWorker)(index, pipe, options).serve())
 
 
 class Clients:
     """The client processes, driven from the parent over pipes."""
 
-    def __init__(self, count: int, options: dict[str, Any]) -> None:
+    def __init__(
+        self, count: int, options: dict[str, Any], worker: type[PipeWorker] | None = None
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipes: list[Pipe] = []
         self.processes: list[multiprocessing.process.BaseProcess] = []
         for index in range(count):
             mine, theirs = context.Pipe()
             process = context.Process(
-                target=client_main, args=(index, theirs, options), name=f"bench-client-{index}"
+                target=client_main,
+                args=(index, theirs, options, worker),
+                name=f"bench-client-{index}",
             )
             process.start()
             theirs.close()
@@ -991,9 +1046,13 @@ class Clients:
             replies.append(reply)
         return replies
 
-    def all(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
-        self.send([command] * len(self.pipes))
+    def each(self, commands: Sequence[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+        """One command to each client process; their replies."""
+        self.send(commands)
         return self.collect(timeout)
+
+    def all(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
+        return self.each([command] * len(self.pipes), timeout)
 
     def stop(self) -> None:
         for pipe in self.pipes:
@@ -1104,6 +1163,18 @@ def gc_pauses(stats_url: str, wall_start: float, wall_end: float) -> list[tuple[
     ]
 
 
+def pooled(replies: Sequence[dict[str, Any]], name: str) -> list[float]:
+    """The client processes' ``name`` lists (round trips, delays ...) as one."""
+    return [value for reply in replies for value in reply[name]]
+
+
+def pooled_errors(replies: Sequence[dict[str, Any]]) -> Counter[str]:
+    errors: Counter[str] = Counter()
+    for reply in replies:
+        errors.update(reply["errors"])
+    return errors
+
+
 def merge_phase(
     name: str,
     replies: list[dict[str, Any]],
@@ -1114,13 +1185,8 @@ def merge_phase(
     offered: float | None,
     use: Usage,
 ) -> Phase:
-    rtts: list[float] = []
-    lags: list[float] = []
-    errors: Counter[str] = Counter()
-    for reply in replies:
-        rtts.extend(reply["rtts"])
-        lags.extend(reply["lags"])
-        errors.update(reply["errors"])
+    rtts, lags = pooled(replies, "rtts"), pooled(replies, "lags")
+    errors = pooled_errors(replies)
     answered = sum(r["answered"] for r in replies)
     return Phase(
         name=name,
@@ -1761,15 +1827,24 @@ def text_report(results: Results) -> str:
     return "\n".join(out)
 
 
-def write_section(path: Path, section: str) -> None:
-    """Replace the marked section of ``path`` (or append one), keeping the rest of the file."""
+def write_section(
+    path: Path,
+    section: str,
+    *,
+    marks: tuple[str, str] = (START_MARK, END_MARK),
+    heading: str | None = None,
+) -> None:
+    """Replace the section of ``path`` between ``marks`` (or append one, under ``heading`` if
+    given), keeping the rest of the file."""
+    first, last = marks
     text = path.read_text() if path.exists() else ""
-    start, end = text.find(START_MARK), text.find(END_MARK)
+    start, end = text.find(first), text.find(last)
     if start != -1 and end > start:
-        rest = text[end + len(END_MARK) :]
+        rest = text[end + len(last) :]
         text = text[:start] + section + rest.removeprefix("\n")
     else:
-        text = text.rstrip("\n") + ("\n\n" if text else "") + section
+        title = f"{heading}\n\n" if heading else ""
+        text = text.rstrip("\n") + ("\n\n" if text else "") + title + section
     path.write_text(text)
 
 

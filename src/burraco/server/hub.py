@@ -7,7 +7,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from burraco.store import (
@@ -388,6 +388,13 @@ class Hub:
             out.append(info)
         return out
 
+    @staticmethod
+    def lobby_entries_json(actors: Iterable[TableActor]) -> list[bytes]:
+        """The lobby entries (``local_lobby``'s) of those of ``actors`` that are in the lobby,
+        serialised, each table's settings serialised once: what a cluster's process
+        publishes at its heartbeats."""
+        return [a.lobby_json() for a in actors if a.config.public and a.status.is_live]
+
     def online(self) -> set[int]:
         """The users with an open WebSocket (a page of the site open) now."""
         if self.cluster is None:
@@ -404,10 +411,11 @@ class Hub:
             return self.cluster.elsewhere.playing_at.get(user_id)
         return here
 
-    def local_playing(self) -> dict[int, str]:
+    def local_playing(self, actors: Iterable[TableActor] | None = None) -> dict[int, str]:
+        """Who plays where, at this process's tables (or at ``actors``)."""
         return {
             s.user_id: actor.id
-            for actor in self.tables.values()
+            for actor in (self.tables.values() if actors is None else actors)
             if actor.status == TableStatus.PLAYING
             for s in actor.seats
             if s.user_id is not None
@@ -422,8 +430,11 @@ class Hub:
             figures["waiting"] += self.cluster.elsewhere.waiting
         return figures
 
-    def local_presence(self) -> dict[str, int]:
-        live = [a for a in self.tables.values() if a.config.lesson is False]
+    def local_presence(self, actors: Iterable[TableActor] | None = None) -> dict[str, int]:
+        """The lobby's figures here: ``playing`` and ``waiting`` among this process's tables
+        (or ``actors``)."""
+        every = self.tables.values() if actors is None else actors
+        live = [a for a in every if a.config.lesson is False]
         return {
             "online": len(self._sockets_of),
             "playing": sum(1 for a in live if a.status == TableStatus.PLAYING),

@@ -102,17 +102,20 @@ class Bus:
         if not self._outgoing:
             return
         batch, self._outgoing = self._outgoing, defaultdict(list)
+        # Several messages to one process travel as one JSON array.
+        payloads = [
+            (channel, messages[0] if len(messages) == 1 else b"[" + b",".join(messages) + b"]")
+            for channel, messages in batch.items()
+        ]
         for attempt in (1, 2):
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, messages in batch.items():
-                        # Several messages to one process travel as one JSON array.
-                        if len(messages) == 1:
-                            payload = messages[0]
-                        else:
-                            payload = b"[" + b",".join(messages) + b"]"
-                        pipe.publish(channel, payload)
-                    await pipe.execute()
+                if len(payloads) == 1:  # the usual case (two processes): no pipeline's cost
+                    await self.redis.publish(*payloads[0])
+                else:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, payload in payloads:
+                            pipe.publish(channel, payload)
+                        await pipe.execute()
                 break
             except (RedisError, OSError) as error:
                 # Once more at once: after a Redis restart the pool's first connection is

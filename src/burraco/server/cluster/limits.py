@@ -2,7 +2,10 @@
 kept in Redis and updated by one Lua script, so that an account's chat lines or an address's
 logins count once however many processes they reach.
 
-The script reads Redis's own clock (``TIME``), so the machines' clocks need not agree. A bucket
+The script reads Redis's own clock (``TIME``), so the machines' clocks need not agree. It
+stores the stamp to the microsecond (Lua's ``tostring`` keeps 14 digits: 100 µs of a stamp in
+seconds since 1970, rounded up as often as down, which refused a burst of logins a limit of
+millions a minute should have let through: the cluster benchmark's guests). A bucket
 is an expiring hash: Redis keeps nothing that matters for long (a full bucket needs no key).
 When Redis cannot be reached the process falls back to its own buckets for that while (each
 process then limits on its own: looser, never open), and says so once in its log.
@@ -36,7 +39,7 @@ if tokens >= 1 then
   tokens = tokens - 1
   allowed = 1
 end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(stamp))
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 's', string.format('%.6f', stamp))
 redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
 return allowed
 """

@@ -68,6 +68,10 @@ JOIN_ANSWER_SECONDS = 2.5
 the client reconnects and joins again."""
 SWEEP_BEATS = 5
 """The tournaments' process sweeps them for pending work every this many heartbeats."""
+SHARE_CHUNK = 1000
+"""Tables gone through in one go when a heartbeat gathers what it publishes (``_share_state``):
+the event loop serves play between two such slices (under 10 ms each). Not fewer: each slice
+is a turn of the loop the beat waits for, and a saturated loop's turns are long."""
 
 
 @dataclass
@@ -81,6 +85,18 @@ class Elsewhere:
     playing_at: dict[int, str] = field(default_factory=dict)
     created: list[tuple[int, str, bool]] = field(default_factory=list)
     """(creator, status, only bots) of their live lobby tables (account limits)."""
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What one other process published at its last heartbeat (its lobby apart)."""
+
+    users: list[int]
+    lobby_version: int
+    playing: int
+    waiting: int
+    playing_at: dict[int, str]
+    created: list[tuple[int, str, bool]]
 
 
 def message_json(
@@ -153,6 +169,13 @@ class Cluster:
         """The ASGI application forwarded HTTP requests run through (``forward.py``)."""
         self.live: dict[str, NodeInfo] = {}
         self.elsewhere = Elsewhere()
+        self._lobby_sent: bytes | None = None
+        """The lobby last published (``_share_state``); None: to be written at the next beat."""
+        self._lobby_version = 0
+        self._lobbies: dict[str, tuple[int, list[dict[str, Any]]]] = {}
+        """The other processes' lobbies as last read, with their versions."""
+        self._states: dict[str, tuple[bytes, Shared]] = {}
+        """The other processes' figures as last read, and parsed."""
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
         """Clients of other processes at this process's tables, by (front, connection id)."""
         self.conns: dict[int, Connection] = {}
@@ -168,6 +191,8 @@ class Cluster:
         self.leader_node: str | None = None
         self._beats = 0
         self.taken_over = 0
+        self._adopting: asyncio.Task[None] | None = None
+        """The orphans being resumed (``_take_orphans``)."""
         """Tables this process took from dead ones (for the logs and the tests)."""
 
     # ------------------------------------------------------------------ life cycle
@@ -230,7 +255,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self.leases.forget_node(self.node)
         with contextlib.suppress(Exception):
-            await self.bus.redis.delete(self._state_key(self.node))
+            await self.bus.redis.delete(self._state_key(self.node), self._lobby_key(self.node))
         await self.bus.close()
 
     def spawn(self, coroutine: Any) -> None:
@@ -382,13 +407,29 @@ class Cluster:
                     waiting.close(RECONNECT)
 
     async def _take_orphans(self) -> None:
+        """Claim this process's share of the orphans. They are resumed (each a log read and
+        replayed) by a task of their own, not by the heartbeat: hundreds of them resumed
+        inside a beat kept it from beating again within the lease's time, so the others took
+        this process for dead in turn (measured at 1,000 tables a process). A beat that finds
+        the previous share still being resumed claims nothing more."""
+        if self._adopting is not None and not self._adopting.done():
+            return
         orphans = await self.leases.orphans(list(LIVE_STATUSES), limit=500)
         if not orphans:
             return
         takers = max(1, sum(1 for n in self.live.values() if not n.draining))
         share = math.ceil(len(orphans) / takers)
         random.shuffle(orphans)
-        for table_id in orphans[:share]:
+        self._adopting = asyncio.get_running_loop().create_task(
+            self._adopt_orphans(orphans[:share]), name="orphans"
+        )
+        self._tasks.add(self._adopting)
+        self._adopting.add_done_callback(self._done)
+
+    async def _adopt_orphans(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            if self.draining:
+                return
             try:
                 if await self.hub.adopt(table_id):
                     self.taken_over += 1
@@ -402,44 +443,111 @@ class Cluster:
     def _state_key(self, node: str) -> str:
         return self.bus.key("state", node)
 
+    def _lobby_key(self, node: str) -> str:
+        return self.bus.key("lobby", node)
+
     async def _share_state(self) -> None:
+        """Publish this process's figures, read the others'. Two expiring keys a process: its
+        lobby tables (the large part, thousands of entries) and the rest. The lobby is written
+        only when it changed (else its expiry is renewed) and carries a version in the other
+        key, so a process reads and parses another's lobby only when it changed: in steady
+        play neither side serialises, sends or parses it at each beat."""
         hub = self.hub
-        mine = {
-            "users": sorted(hub.local_online()),
-            "lobby": hub.local_lobby(),
-            "playing_at": {str(k): v for k, v in hub.local_playing().items()},
-            "created": [
+        entries: list[bytes] = []
+        playing_at: dict[str, str] = {}
+        created: list[list[Any]] = []
+        playing = waiting = 0
+        tables = list(hub.tables.values())
+        for start in range(0, len(tables), SHARE_CHUNK):
+            if start:
+                await asyncio.sleep(0)  # thousands of tables: the loop serves play meanwhile
+            chunk = tables[start : start + SHARE_CHUNK]
+            entries += hub.lobby_entries_json(chunk)
+            playing_at.update({str(k): v for k, v in hub.local_playing(chunk).items()})
+            created += [
                 [t.created_by, t.status.value, all(s.user_id is None for s in t.seats)]
-                for t in hub.tables.values()
+                for t in chunk
                 if t.created_by is not None and t.config.tournament is None and t.status.is_live
-            ],
-            **hub.local_presence(),
+            ]
+            counts = hub.local_presence(chunk)
+            playing += counts["playing"]
+            waiting += counts["waiting"]
+        lobby = b"[" + b",".join(entries) + b"]"
+        changed = lobby != self._lobby_sent
+        if changed:
+            self._lobby_version += 1
+        users = sorted(hub.local_online())
+        mine = {
+            "users": users,
+            "lobby_v": self._lobby_version,
+            "playing_at": playing_at,
+            "created": created,
+            "online": len(users),
+            "playing": playing,
+            "waiting": waiting,
         }
         others = [n for n in self.live if n != self.node]
+        ttl = max(2, int(self.leases.ttl * 2))
+        redis = self.bus.redis
         try:
-            await self.bus.redis.set(
-                self._state_key(self.node),
-                orjson.dumps(mine),
-                ex=max(2, int(self.leases.ttl * 2)),
-            )
-            states = (
-                await self.bus.redis.mget([self._state_key(n) for n in others]) if others else []
-            )
+            async with redis.pipeline(transaction=False) as pipe:
+                # The lobby before the figures naming its version: whoever reads the new
+                # version finds that lobby (or a newer one).
+                if changed:
+                    pipe.set(self._lobby_key(self.node), lobby, ex=ttl)
+                else:
+                    pipe.expire(self._lobby_key(self.node), ttl)
+                pipe.set(self._state_key(self.node), orjson.dumps(mine), ex=ttl)
+                if others:
+                    pipe.mget([self._state_key(n) for n in others])
+                answers = await pipe.execute()
+            # An expiry renewed on no key (Redis restarted or flushed): written at the next beat.
+            self._lobby_sent = lobby if answers[0] else None
+            found = dict(zip(others, answers[2], strict=True)) if others else {}
+            states = {node: self._read_state(node, raw) for node, raw in found.items() if raw}
+            wanted = [
+                (node, state.lobby_version)
+                for node, state in states.items()
+                if self._lobbies.get(node, (0, []))[0] != state.lobby_version
+            ]
+            if wanted:
+                lobbies = await redis.mget([self._lobby_key(n) for n, _ in wanted])
+                for (node, version), raw in zip(wanted, lobbies, strict=True):
+                    if raw is not None:
+                        self._lobbies[node] = (version, orjson.loads(raw))
         except (RedisError, OSError) as error:
+            self._lobby_sent = None
             log.warning("cluster node %s: could not share its state (%s)", self.node, error)
             return
+        for gone in [n for n in self._states if n not in states]:
+            del self._states[gone]  # dead, or its figures expired
+            self._lobbies.pop(gone, None)
         elsewhere = Elsewhere()
-        for raw in states:
-            if raw is None:
-                continue
-            state = orjson.loads(raw)
-            elsewhere.users.update(state["users"])
-            elsewhere.lobby.extend(state["lobby"])
-            elsewhere.playing += state["playing"]
-            elsewhere.waiting += state["waiting"]
-            elsewhere.playing_at.update({int(k): v for k, v in state["playing_at"].items()})
-            elsewhere.created.extend((int(c[0]), str(c[1]), bool(c[2])) for c in state["created"])
+        for node, state in states.items():
+            elsewhere.users.update(state.users)
+            elsewhere.lobby.extend(self._lobbies.get(node, (0, []))[1])
+            elsewhere.playing += state.playing
+            elsewhere.waiting += state.waiting
+            elsewhere.playing_at.update(state.playing_at)
+            elsewhere.created.extend(state.created)
         self.elsewhere = elsewhere
+
+    def _read_state(self, node: str, raw: bytes) -> Shared:
+        """Another process's figures, parsed again only when they changed."""
+        known = self._states.get(node)
+        if known is not None and known[0] == raw:
+            return known[1]
+        data = orjson.loads(raw)
+        state = Shared(
+            users=[int(u) for u in data["users"]],
+            lobby_version=int(data["lobby_v"]),
+            playing=int(data["playing"]),
+            waiting=int(data["waiting"]),
+            playing_at={int(k): str(v) for k, v in data["playing_at"].items()},
+            created=[(int(c[0]), str(c[1]), bool(c[2])) for c in data["created"]],
+        )
+        self._states[node] = (raw, state)
+        return state
 
     # -------------------------------------------------------------------- ownership
 
@@ -791,6 +899,9 @@ class Cluster:
             return 0
         self.draining = True
         self.ready = False
+        if self._adopting is not None:  # the table being resumed, then no more
+            with contextlib.suppress(Exception):
+                await self._adopting
         with contextlib.suppress(Exception):
             await self._beat()  # the others stop placing tables here
         if self.leader:

@@ -64,6 +64,8 @@ class TableActor(
         self.hub = hub
         self.id = info.id
         self.config = TableConfig.from_json(info.config)
+        self._config_json = None
+        self._config_bytes = None
         self.rules = self.config.ruleset()
         self.control = self.config.time_control()
         self.status = TableStatus(info.status)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any, cast
 
+import orjson
+
 from burraco.engine import Action, Rules, Smazzata
 from burraco.engine.clock import RoundClock, TimeControl
 from burraco.engine.events import Event
@@ -92,6 +94,11 @@ class TableCore:
     _presence_told: dict[int, bool]
     """Per seat, whether the table was last told it is away (``seats.py``, presence news)."""
     _view_json: ViewJson
+    _config_json: dict[str, Any] | None
+    """``config.to_json()``, made once: the settings never change, and ``asdict`` costs more
+    than the rest of a lobby entry (a cluster's heartbeat lists thousands of them)."""
+    _config_bytes: bytes | None
+    """The same, serialised (``lobby_json``)."""
 
     def seat_of(self, user: UserInfo) -> int | None:
         for seat, state in enumerate(self.seats):
@@ -107,10 +114,37 @@ class TableCore:
         return messages.table_info(
             self.id,
             status=self.status,
-            config=self.config.to_json(),
+            config=self.config_json(),
             seats=self._seats_json(),
             match_no=self.match_no,
             created_by=self.created_by,
+        )
+
+    def config_json(self) -> dict[str, Any]:
+        """``config.to_json()`` (a copy of the one made once)."""
+        made = self._config_json
+        if made is None:
+            made = self._config_json = self.config.to_json()
+        return {**made, "options": dict(made["options"])}
+
+    def lobby_json(self) -> bytes:
+        """The table's lobby entry (``Hub.local_lobby``'s: ``info_json`` and the free seats) as
+        JSON, its settings serialised once: what a cluster's process publishes of each of its
+        tables at every heartbeat (``Cluster._share_state``)."""
+        config = self._config_bytes
+        if config is None:
+            config = self._config_bytes = orjson.dumps(self.config_json())
+        seats = self.seats
+        return orjson.dumps(
+            {
+                "id": self.id,
+                "status": self.status,
+                "config": orjson.Fragment(config),
+                "seats": [s.json(i) for i, s in enumerate(seats)],
+                "match_no": self.match_no,
+                "created_by": self.created_by,
+                "free_seats": [i for i, s in enumerate(seats) if s.free],
+            }
         )
 
     @property
