@@ -27,14 +27,10 @@ from fractions import Fraction
 from burraco.engine import Rules
 from burraco.engine.cards import Card
 from burraco.engine.deal import shuffled_deck
+from burraco.engine.fairness import commitment_of, deck_text
 from burraco.engine.vp import VPTable
 
 Pair = tuple[int, int]
-
-
-def _commitment(deck_text: str, salt: str) -> str:
-    """The fairness commitment (``burraco.server.fairness.commitment_of``)."""
-    return hashlib.sha256(f"{deck_text} {salt}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +43,7 @@ class FixedDeal:
 
     @property
     def text(self) -> str:
-        return " ".join(str(c) for c in self.deck)
+        return deck_text(self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +78,7 @@ def round_deals(seed: int, round: int, rules: Rules, smazzate: int) -> RoundDeal
         rng = random.Random(int.from_bytes(_stream(seed, f"{round}:{k}:deck")))
         deck = tuple(shuffled_deck(rules, rng))
         salt = _stream(seed, f"{round}:{k}:salt").hex()[:32]
-        text = " ".join(str(c) for c in deck)
-        deals.append(FixedDeal(deck, salt, _commitment(text, salt)))
+        deals.append(FixedDeal(deck, salt, commitment_of(deck_text(deck), salt)))
     return RoundDeals(round, first, tuple(deals))
 
 
