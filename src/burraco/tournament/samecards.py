@@ -7,7 +7,7 @@ Two pure pieces:
 - ``round_deals``: the round's decks, salts, commitments and first seat, derived from the
   tournament's secret seed (HMAC-SHA256), so that they are fixed before the round starts and
   the same after a restart, with nothing more to store. The commitment is the one of
-  ``burraco.server.fairness``: ``sha256(f"{deck} {salt}")``.
+  ``burraco.engine.fairness``: ``sha256(f"{deck} {salt}")``.
 - ``compare``: each deal's MP (R65, per deal) of a line against the average MP of the lines
   in the same seat at the other tables that completed the deal; the sum over the round's deals,
   rounded to whole MP, is turned into VP by the tournament's VP table (R66, 4.4).
