@@ -126,3 +126,92 @@ def test_a_record_that_cannot_be_written_still_ends_the_match(
     with caplog.at_level(logging.ERROR, logger="burraco.table"):
         asyncio.run(all_fails())
     assert any("could not be written at all" in r.getMessage() for r in caplog.records)
+
+
+def test_a_store_that_fails_at_the_end_is_tried_again_and_the_match_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Storing the finished match fails twice (a database that is down): each failure is
+    logged with its traceback, nothing is announced meanwhile, and the third try stores the
+    record and sends ``match_end``; the table is never left ``playing`` (issue 19, H1)."""
+    from burraco.server import messages
+    from burraco.server.table import finish
+
+    monkeypatch.setattr(finish, "CONCLUDE_FIRST_DELAY", 0.05)
+    real_end = messages.match_end
+    ends: list[dict[str, Any]] = []
+
+    def spy_end(result: Any, rating: Any) -> Any:
+        ends.append({"result": result, "rating": rating})
+        return real_end(result, rating)
+
+    monkeypatch.setattr(messages, "match_end", spy_end)
+    tries: list[bool] = []
+
+    async def announced() -> bool:
+        return bool(ends)
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            store = app.hub.store
+            real_log = store.log_match
+
+            async def flaky_log(*args: Any, **kwargs: Any) -> None:
+                tries.append(True)
+                if len(tries) <= 2:
+                    assert not ends, "nothing is announced before the match is stored"
+                    raise OSError("the database is down")
+                await real_log(*args, **kwargs)
+
+            monkeypatch.setattr(store, "log_match", flaky_log)
+            table = await _bot_match(app)
+            record = await app.http.get(f"/api/tables/{table}/record")
+            assert record.status_code == 200, record.text
+            assert replay(read_record(record.text)).error is None
+            await app.until(announced)
+
+    with caplog.at_level(logging.ERROR, logger="burraco.table"):
+        asyncio.run(scenario())
+    assert len(tries) == 3
+    assert len(ends) == 1 and ends[0]["result"]["ended"] == "complete"
+    failures = [r for r in caplog.records if "could not be stored" in r.getMessage()]
+    assert len(failures) == 2 and all(r.exc_info for r in failures)
+
+
+def test_a_rating_that_fails_still_ends_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug while rating (or writing the profiles' rows) is logged with its traceback; the
+    match is stored and ``match_end`` goes out saying it could not be rated."""
+    from burraco.server import messages
+    from burraco.server.table.rating import RatingMixin
+
+    real_end = messages.match_end
+    ends: list[Any] = []
+
+    def spy_end(result: Any, rating: Any) -> Any:
+        ends.append(rating)
+        return real_end(result, rating)
+
+    async def broken(self: Any, *args: Any) -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(messages, "match_end", spy_end)
+    monkeypatch.setattr(RatingMixin, "_rate", broken)
+    monkeypatch.setattr(RatingMixin, "_record_profiles", broken)
+
+    async def announced() -> bool:
+        return bool(ends)
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            table = await _bot_match(app)
+            await app.until(announced)
+            assert (await app.http.get(f"/api/tables/{table}/record")).status_code == 200
+
+    with caplog.at_level(logging.ERROR, logger="burraco.table"):
+        asyncio.run(scenario())
+    assert ends == [{"unrated": "server_error"}]
+    logged = [r.getMessage() for r in caplog.records if r.exc_info]
+    assert any("could not be rated" in m for m in logged)
+    assert any("profiles' rows" in m for m in logged)

@@ -96,6 +96,7 @@ class TableActor(
         self.sheet_readers = set()
         self.seed_commits = {}
         self.pending = None
+        self.conclusion = None
         self._sheet_since = 0.0
         self.abandoned = None
         self._bot_pending = None

@@ -151,6 +151,8 @@ class TimerPurpose(Enum):
     EXPIRE = "expire"
     UNJOINED = "unjoined"
     PRESENCE = "presence"
+    CONCLUDE = "conclude"
+    """Try again to store a finished match (finish.py)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from ..hub import Hub
     from .commands import TableCommand, TimerPurpose
+    from .finish import Conclusion
     from .history import Stored
     from .seats import SeatState
 
@@ -82,6 +83,8 @@ class TableCore:
     seed_commits: dict[int, tuple[int, str]]
     """Each seated person's commitment to his seed for the next deal (``seed_commit``), with
     his user id (a seat that changed hands drops it)."""
+    conclusion: Conclusion | None
+    """A finished match whose storing failed and is tried again (finish.py)."""
     pending: PendingDeal | None
     """A deal whose ``shuffle`` went out and which waits for the seeds (play.py)."""
     sheet_readers: set[int]
@@ -236,3 +239,4 @@ class TableCore:
             timed_out_line: int | None = None,
             timed_out_seat: int | None = None,
         ) -> None: ...
+        async def _conclude(self) -> None: ...

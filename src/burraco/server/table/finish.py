@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from burraco.bots import display_name
 from burraco.engine.game import options_of
 from burraco.engine.record import HandRecord, Record, write_record
 from burraco.engine.vp import technical_score, vp_table
+from burraco.store.fencing import LeaseLost
 
 from .. import messages
+from .commands import TimerPurpose
 from .core import TableCore
 from .status import TableStatus
 
@@ -20,6 +23,23 @@ if TYPE_CHECKING:
     from .actor import TableActor
 
 log = logging.getLogger("burraco.table")
+
+CONCLUDE_FIRST_DELAY = 1.0
+CONCLUDE_MAX_DELAY = 60.0
+"""Seconds before storing a finished match is tried again, doubling from the first to the
+longest wait while the store keeps failing."""
+
+
+@dataclass(slots=True)
+class Conclusion:
+    """A finished match not yet stored and announced (``FinishMixin._conclude``)."""
+
+    ended: str
+    names: list[str]
+    result: messages.MatchResult
+    record: str | None
+    """The record's text, or None when it could not be written at all."""
+    attempts: int = 0
 
 
 class FinishMixin(TableCore):
@@ -42,21 +62,68 @@ class FinishMixin(TableCore):
         ]
         result = self._result(ended, timed_out_line)
         text = self._record_text(names, timed_out_seat=timed_out_seat)
-        if text is not None:
-            await self.hub.store.log_match(
+        self.conclusion = Conclusion(ended, names, result, text)
+        await self._conclude()
+
+    async def _conclude(self) -> None:
+        """Store the finished match and tell everybody (issue 19, H1: any failure here must not
+        leave the table stuck). The store's writes come first: while they fail (a database
+        that is down), the table stays finished in memory, nothing is announced, and they are
+        tried again after 1 s, 2 s, ... up to a minute; each failure is logged with its
+        traceback. The table's actions are already in the store, so a restart in the meantime
+        finishes the match again from them. Once stored, a failure to rate the match or to
+        write the profiles' rows is logged and the match ends anyway: ``match_end`` says the
+        match could not be rated (``unrated: server_error``)."""
+        done = self.conclusion
+        assert done is not None and self.match is not None
+        result = done.result
+        try:
+            if done.record is not None:
+                await self.hub.store.log_match(
+                    self.id,
+                    self.match_no,
+                    players=done.names,
+                    totals=list(self.match.totals),
+                    winner=result["winner"],
+                    ended=done.ended,
+                    record=done.record,
+                    mp=result.get("mp"),
+                    vp=result.get("vp"),
+                )
+            await self.hub.store.set_status(self.id, TableStatus.FINISHED)
+        except LeaseLost:
+            raise  # another process owns the table now: it finishes the match from the log
+        except Exception:
+            delay = min(CONCLUDE_MAX_DELAY, CONCLUDE_FIRST_DELAY * 2**done.attempts)
+            done.attempts += 1
+            log.exception(
+                "table %s: match %d could not be stored (attempt %d); trying again in %.0f s",
                 self.id,
                 self.match_no,
-                players=names,
-                totals=list(match.totals),
-                winner=result["winner"],
-                ended=ended,
-                record=text,
-                mp=result.get("mp"),
-                vp=result.get("vp"),
+                done.attempts,
+                delay,
             )
-        await self.hub.store.set_status(self.id, TableStatus.FINISHED)
-        rating = await self._rate(result)
-        await self._record_profiles(result, names)
+            self._set_timer("conclude", delay, TimerPurpose.CONCLUDE)
+            return
+        self.conclusion = None
+        rating: messages.RatingNews | None
+        try:
+            rating = await self._rate(result)
+        except LeaseLost:
+            raise
+        except Exception:
+            log.exception("table %s: match %d could not be rated", self.id, self.match_no)
+            rating = messages.rating_news(None, unrated="server_error")
+        try:
+            await self._record_profiles(result, done.names)
+        except LeaseLost:
+            raise
+        except Exception:
+            log.exception(
+                "table %s: the profiles' rows of match %d could not be written",
+                self.id,
+                self.match_no,
+            )
         self._publish(messages.match_end(result, rating))
         self.hub.bots.forget_table(self.id)
         self.hub.table_finished(cast("TableActor", self), cast(dict[str, Any], result))

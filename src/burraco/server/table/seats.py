@@ -285,7 +285,8 @@ class SeatsMixin(TableCore):
         self._arm_expiry()
 
     async def _rematch(self, command: cmd.Rematch) -> messages.TableInfoJson:
-        if self.status != TableStatus.FINISHED:
+        if self.status != TableStatus.FINISHED or self.conclusion is not None:
+            # (a match not stored yet is not over for the store: finish.py)
             raise TableError("not_finished", "a rematch starts after the match has ended")
         if self.config.tournament is not None:
             raise TableError("forbidden", "a tournament table plays one match")

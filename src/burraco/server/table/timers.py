@@ -69,6 +69,8 @@ class TimersMixin(TableCore):
         elif purpose is TimerPurpose.PRESENCE:
             assert command.seat is not None
             self._tell_presence(command.seat)
+        elif purpose is TimerPurpose.CONCLUDE:
+            await self._conclude()
 
     # ---------------------------------------------------------------------- clocks
 
