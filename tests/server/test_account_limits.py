@@ -133,3 +133,51 @@ def test_bots_in_a_tournament_are_bounded(tmp_path: Path) -> None:
             assert "at most 4 bots (3 entered already)" in message
 
     asyncio.run(scenario())
+
+
+def test_an_organiser_cannot_add_up_many_tournaments_of_bots(tmp_path: Path) -> None:
+    """Bots are bounded over all of an organiser's tournaments not finished, and so is the
+    number of such tournaments (issue 19, M1: 16 bots per tournament times any number of
+    Sit&Gos was hundreds of bot tables for one account)."""
+    settings = {
+        "name": "Bots",
+        "start": "sitgo",
+        "size": 8,
+        "system": "danish",
+        "rounds": 1,
+        "smazzate": 1,
+        "between_smazzate": 0,
+    }
+
+    async def scenario() -> None:
+        async with running_app(
+            tmp_path, max_tournament_bots=4, max_organiser_bots=6, max_tournaments_per_user=3
+        ) as app:
+            response = await app.http.post(
+                "/api/register", json={"name": "organiser", "password": "a good password"}
+            )
+            assert response.status_code == 201, response.text
+            app.http.cookies.clear()
+            user = {"Authorization": f"Bearer {response.json()['token']}"}
+            paths = []
+            for _ in range(3):
+                created = await app.http.post("/api/tournaments", json=settings, headers=user)
+                assert created.status_code == 201, created.text
+                paths.append(f"/api/tournaments/{created.json()['id']}/bots")
+            refused = await app.http.post("/api/tournaments", json=settings, headers=user)
+            assert "3 tournaments not finished" in _refused(refused, 429, "too_many_tables")
+            assert refused.json()["detail"] == {"code": "tournaments", "params": {"limit": 3}}
+            bots = {"level": "greedy", "count": 3}
+            for path in paths[:2]:
+                added = await app.http.post(path, json=bots, headers=user)
+                assert added.status_code == 200, added.text
+            message = _refused(
+                await app.http.post(paths[2], json={"level": "greedy", "count": 1}, headers=user),
+                429,
+                "too_many_bots",
+            )
+            assert "already have 6 bots (at most 6)" in message
+            view = (await app.http.get(paths[2].removesuffix("/bots"))).json()
+            assert not [e for e in view["entrants"] if e.get("bot")], "nothing was entered"
+
+    asyncio.run(scenario())

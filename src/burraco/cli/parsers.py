@@ -327,6 +327,18 @@ def add_serve_parser(commands: Commands) -> None:
         help="tables one account may have where only bots play (3)",
     )
     parser.add_argument(
+        "--max-tournaments-per-user",
+        type=int,
+        default=10,
+        help="tournaments one account may organise that are not finished (10)",
+    )
+    parser.add_argument(
+        "--max-organiser-bots",
+        type=int,
+        default=32,
+        help="bots one organiser may have entered over his tournaments not finished (32)",
+    )
+    parser.add_argument(
         "--chats-per-minute",
         type=float,
         default=20.0,

@@ -30,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
         max_open_tables_per_user=args.max_open_tables_per_user,
         max_live_tables_per_user=args.max_live_tables_per_user,
         max_bot_tables_per_user=args.max_bot_tables_per_user,
+        max_tournaments_per_user=args.max_tournaments_per_user,
+        max_organiser_bots=args.max_organiser_bots,
         chats_per_minute_per_account=args.chats_per_minute,
         chats_per_minute_per_table=args.table_chats_per_minute,
         joins_per_minute=args.joins_per_minute,

@@ -65,6 +65,11 @@ class ServerConfig:
     """Tables one account may have created, waiting or in play, where only bots sit."""
     max_tournament_bots: int = 16
     """Bots an organiser may enter in one tournament (a Sit&Go of bots is bounded by it)."""
+    max_organiser_bots: int = 32
+    """Bots an organiser may have entered over all his tournaments not finished (so that many
+    Sit&Gos of bots do not add up to hundreds of bot tables)."""
+    max_tournaments_per_user: int = 10
+    """Tournaments one account may organise that are still registering or being played."""
     bot_accounts_per_owner: int = 3
     """Bot accounts one person may register (docs/accounts.md, "Bot accounts")."""
     bot_messages_per_second: float = 10.0

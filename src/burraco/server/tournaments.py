@@ -170,6 +170,14 @@ class TournamentManager:
     ) -> dict[str, Any]:
         # The settings checked themselves when built; the table they play on is the server's.
         table_config(settings, "check").validate()  # RulesError: 422 bad_rules
+        limit = self.hub.config.max_tournaments_per_user
+        if len(await self.store.tournaments(ACTIVE_TOURNAMENTS, created_by=user.id)) >= limit:
+            raise TournamentError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"you already organise {limit} tournaments not finished: let one end first",
+                detail="tournaments",
+                params={"limit": limit},
+            )
         now = self.clock()
         per_table = settings.entrant_kind.entrants_per_table
         if start == "sitgo":

@@ -172,9 +172,16 @@ class TournamentStore:
             )
 
     async def tournaments(
-        self, statuses: Sequence[TournamentStatus | str] | None = None
+        self,
+        statuses: Sequence[TournamentStatus | str] | None = None,
+        *,
+        created_by: int | None = None,
     ) -> list[TournamentInfo]:
+        """The tournaments in ``statuses`` (all if None), oldest first; only those organised
+        by ``created_by`` if given."""
         query = select(m.Tournament).order_by(m.Tournament.created_at)
+        if created_by is not None:
+            query = query.where(m.Tournament.created_by == created_by)
         if statuses is not None:
             query = query.where(
                 m.Tournament.status.in_([TournamentStatus(s).value for s in statuses])

@@ -143,6 +143,9 @@ class TableActor(
             _, done = self.queue.get_nowait()
             if done is not None and not done.done():
                 done.set_exception(moved)
+        # Its bots think in the process that took the table over: their state here would stay
+        # in this process's workers for ever (and keep the account's place on a worker).
+        self.hub.bots.forget_table(self.id)
 
     async def call(self, command: cmd.TableCommand) -> Any:
         """Run a command on the actor and wait for its result (or its TableError)."""

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any
 from burraco.bots import BOT_LEVELS, display_name
 from burraco.errors import ErrorCode
 from burraco.store import EntrantTaken, TournamentData, TournamentInfo, UserInfo
-from burraco.tournament import MAX_ENTRANTS, EntrantKind, EntrantStatus, TournamentStatus
+from burraco.tournament import (
+    ACTIVE_TOURNAMENTS,
+    MAX_ENTRANTS,
+    EntrantKind,
+    EntrantStatus,
+    TournamentStatus,
+)
 
 from .errors import TournamentError
 from .records import counted_entrants, settings_of
@@ -118,6 +124,7 @@ class Registration:
                     ErrorCode.TOO_MANY_BOTS,
                     f"a tournament takes at most {limit} bots ({bots} entered already)",
                 )
+            await self._check_organiser_bots(user, count)
             number = 0
             for _ in range(count):
                 if data.info.size is not None:
@@ -139,6 +146,24 @@ class Registration:
                 )
             await self.after_registration(data.info)
         return await self.manager.view(tournament_id)
+
+    async def _check_organiser_bots(self, user: UserInfo, count: int) -> None:
+        """Refuse ``count`` more bots beyond what an organiser may have entered over all his
+        tournaments not finished (issue 19, M1: many Sit&Gos of bots are many bot tables)."""
+        store = self.manager.store
+        entered = 0
+        for info in await store.tournaments(ACTIVE_TOURNAMENTS, created_by=user.id):
+            data = await store.load(info.id)
+            if data is not None:
+                entered += sum(1 for e in data.entrants if e.bot is not None)
+        limit = self.manager.hub.config.max_organiser_bots
+        if entered + count > limit:
+            raise TournamentError(
+                ErrorCode.TOO_MANY_BOTS,
+                f"your tournaments not finished already have {entered} bots (at most {limit})",
+                detail="organiser_bots",
+                params={"limit": limit},
+            )
 
     async def unregister(self, user: UserInfo, tournament_id: str) -> dict[str, Any]:
         async with self.manager.lock:
