@@ -181,3 +181,35 @@ def test_0010_keeps_the_rows_and_leaves_invitation_mails_off(empty_db_url: str) 
     with_connection(empty_db_url, down)
     asyncio.run(migrate_database(empty_db_url))
     assert schema_differences(empty_db_url)[0] == []
+
+
+def test_0015_gives_existing_accounts_their_skeletons_oldest_first(empty_db_url: str) -> None:
+    """Issue 19, M9: accounts made before names were compared by how they read keep their
+    names; the oldest of two that read alike holds the skeleton, the other none."""
+    created = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    at = bindparam("at", type_=DateTime(timezone=True))
+
+    def before(connection: Connection) -> None:
+        command.upgrade(alembic_config(connection), "0014_fair_seeds")
+        for name in ("Giulia", "Arnold", "GiuIia"):
+            connection.execute(
+                text(
+                    "INSERT INTO users (name, name_key, is_guest, created_at, mail_standings,"
+                    " mail_invitations, role, banned) VALUES (:name, :key, false, :at, false,"
+                    " false, 'player', false)"
+                ).bindparams(at),
+                {"name": name, "key": name.casefold(), "at": created},
+            )
+
+    def after(connection: Connection) -> None:
+        command.upgrade(alembic_config(connection), "head")
+        rows = connection.execute(text("SELECT name, name_skeleton FROM users ORDER BY id"))
+        assert [tuple(r) for r in rows] == [
+            ("Giulia", "Giulia"),
+            ("Arnold", "Amold"),
+            ("GiuIia", None),
+        ]
+
+    with_connection(empty_db_url, before)
+    with_connection(empty_db_url, after)
+    assert schema_differences(empty_db_url)[0] == []

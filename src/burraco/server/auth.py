@@ -122,13 +122,23 @@ def check_new_name(name: str) -> str:
     return name
 
 
+def name_taken(name: str) -> AuthError:
+    """The refusal of a name another account holds, or one that reads like it (the store's
+    unique skeleton, ``burraco.store.names``)."""
+    return AuthError(
+        ErrorCode.NAME_TAKEN,
+        f"the name {name!r} is taken, or reads like a name that is (I, l and 1, O and 0,"
+        " rn and m look alike)",
+    )
+
+
 async def register(store: Store, name: str, password: str) -> UserInfo:
     name = check_new_name(name)
     check_password(password)
     try:
         return await store.create_user(name, await hash_password(password))
     except NameTaken:
-        raise AuthError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
+        raise name_taken(name) from None
 
 
 async def login(store: Store, name: str, password: str) -> UserInfo:

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import models
+from .names import skeleton
 from .store import NameTaken, Store, UserInfo, _aware, _now, hash_token
 
 TOKEN_DAYS: Final = 3650
@@ -80,6 +81,7 @@ class BotStore:
             user = models.User(
                 name=name,
                 name_key=name.casefold(),
+                name_skeleton=skeleton(name),
                 password_hash=None,
                 is_guest=False,
                 created_at=_now(),

@@ -36,6 +36,9 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(32), unique=True)
     name_key: Mapped[str] = mapped_column(String(32), unique=True)
     """The name folded to lower case: names are unique regardless of case."""
+    name_skeleton: Mapped[str | None] = mapped_column(String(32), unique=True, default=None)
+    """What the name reads as (``names.skeleton``): a name reading like a taken one is taken.
+    None only for an account older than this column whose skeleton an older account held."""
     password_hash: Mapped[str | None] = mapped_column(String(200))
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -36,6 +36,7 @@ from . import models
 from .action_writer import SQLITE_PRAGMAS, InDoubt, SqliteActionWriter
 from .fencing import LeaseLost, check_fences
 from .migrate import Applied, current_revision, upgrade
+from .names import skeleton
 
 if TYPE_CHECKING:
     from .pg_action_writer import PostgresActionWriter
@@ -326,6 +327,7 @@ class Store:
             user = models.User(
                 name=name,
                 name_key=name.casefold(),
+                name_skeleton=skeleton(name),
                 password_hash=password_hash,
                 is_guest=guest,
                 created_at=_now(),

@@ -70,7 +70,7 @@ async def create_bot(body: NewBot, user: CurrentUser, hub: HubDep) -> dict[str, 
     try:
         bot = await hub.bot_accounts.create_bot(user.id, name, limit=limit)
     except NameTaken:
-        raise auth.AuthError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken") from None
+        raise auth.name_taken(name) from None
     except BotLimit:
         raise ServiceError(
             ErrorCode.TOO_MANY_BOTS,
