@@ -81,3 +81,22 @@ def test_starlettes_refusals_have_the_documented_shape(server: Server) -> None:
         )
         assert broken.status_code == 422
         assert broken.json()["error"] == "bad_request" and broken.json()["message"]
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_a_body_with_nan_or_infinity_is_refused_in_the_documented_shape(
+    server: Server, number: str
+) -> None:
+    """Python's JSON reader takes NaN and Infinity; the refusal quoting them back was not JSON
+    and came out as a plain-text 500 (issue 19, found by the black-box test)."""
+    with server.client() as client:
+        for path, body in (
+            ("/api/login", '{"name": "abc", "password": %s}'),
+            ("/api/register", '{"a": %s}'),
+        ):
+            answer = client.post(
+                path, content=(body % number).encode(), headers={"content-type": "application/json"}
+            )
+            assert answer.status_code == 422, answer.text
+            refused = answer.json()
+            assert refused["error"] == "bad_request" and refused["message"], refused

@@ -89,6 +89,15 @@ async def _sit_and_go(tmp_path: Path) -> None:
             hidden = await app.http.get(f"/api/tables/{done['table_id']}/{what}")
             assert hidden.status_code == 403, hidden.text
             assert hidden.json()["error"] == "same_cards_hidden"
+        # Nor its reviews, which show its actions (issue 19: they were asked for and read).
+        table = done["table_id"]
+        for hidden in (
+            await app.http.post(f"/api/tables/{table}/review", json={"seat": 0}, headers=person),
+            await app.http.get(f"/api/tables/{table}/review?seat=0"),
+            await app.http.get(f"/api/tables/{table}/reviews"),
+        ):
+            assert hidden.status_code == 403, hidden.text
+            assert hidden.json()["error"] == "same_cards_hidden"
         assert shown["standings"] and all(r["vp"] == 0 for r in shown["standings"])
         round_tables = [t["table_id"] for t in first["tables"]]
         assert await hidden_among(app.hub.store, round_tables) == set(round_tables)

@@ -9,6 +9,8 @@ closed with its code's close code. docs/protocol.md lists the codes.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
@@ -162,6 +164,19 @@ def close_code(code: ErrorCode) -> int:
     return CLOSE_CODE[code]
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinity written as text: Python's JSON reader takes
+    ``NaN`` and ``Infinity`` in a body, and a refusal that quotes them back must still be JSON
+    (issue 19: such a body was a 500)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
 def install(app: FastAPI) -> None:
     """Answer every refusal of the app in the documented shape."""
 
@@ -181,7 +196,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-        errors = jsonable_encoder(error.errors())
+        errors = _finite(jsonable_encoder(error.errors()))
         first = errors[0] if errors else {}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
         message = f"{where}: {first.get('msg', 'invalid')}" if where else "invalid request"

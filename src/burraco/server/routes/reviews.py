@@ -13,8 +13,11 @@ from burraco.store import ReviewRow, ReviewStatus, ReviewStore
 
 from ..hub import Hub
 from ..reviews import ReviewRefused
+from ..tournament.samecards import hidden
 from .deps import CurrentUser, HubDep, QueryId, user_from
 from .models import INVALID, ReviewOut, ReviewsOut, answers
+
+HIDDEN = "the other tables of this same-cards round are still playing its cards"
 
 MAX_SEAT = 1000
 """A seat past any table's (a seat that is not at the table is ``no_such_seat``)."""
@@ -25,6 +28,13 @@ class ReviewRequest(BaseModel):
     seat: int | None = Field(
         None, ge=0, le=MAX_SEAT, description="The seat to review (default: the caller's)"
     )
+
+
+async def _not_hidden(hub: Hub, table_id: str) -> None:
+    """A review shows the match's actions: none while the same cards are played elsewhere
+    (issue 19: the record and the replay were hidden, the review was not)."""
+    if await hidden(hub.store, table_id):
+        raise ReviewRefused(ErrorCode.SAME_CARDS_HIDDEN, HIDDEN)
 
 
 def review_json(hub: Hub, row: ReviewRow) -> dict[str, Any]:
@@ -56,6 +66,7 @@ async def ask(
 ) -> dict[str, Any]:
     """Ask for the review of a seat of a finished match (a player of it only; his own seat by
     default): 202 when this request queued it, 200 when it was there (queued, running, done)."""
+    await _not_hidden(hub, table_id)
     seat = None if body is None else body.seat
     row, queued = await hub.reviews.request(user, table_id, match, seat)
     response.status_code = 202 if queued else 200
@@ -65,6 +76,7 @@ async def ask(
 async def one(table_id: str, seat: QuerySeat, hub: HubDep, match: QueryId = 1) -> dict[str, Any]:
     """A seat's review: where it stands, and its result once done (anyone who may see the
     match's replay may read it)."""
+    await _not_hidden(hub, table_id)
     row = await hub.reviews.get(table_id, match, seat)
     if row is None:
         raise ReviewRefused(ErrorCode.NO_REVIEW, "nobody asked for that review")
@@ -76,6 +88,7 @@ async def of_match(
 ) -> dict[str, Any]:
     """Every review of a finished match, and the caller's seat at it (what a page needs to
     offer the button)."""
+    await _not_hidden(hub, table_id)
     table = await hub.store.table(table_id)
     if table is None or await hub.store.match_record(table_id, match) is None:
         raise ReviewRefused(ErrorCode.NO_RECORD, "no finished match there")
@@ -106,7 +119,7 @@ def install(app: FastAPI) -> None:
         one,
         methods=["GET"],
         response_model=None,
-        responses=answers(ReviewOut, 404, INVALID),
+        responses=answers(ReviewOut, 403, 404, INVALID),
         tags=["reviews"],
     )
     app.add_api_route(
@@ -114,6 +127,6 @@ def install(app: FastAPI) -> None:
         of_match,
         methods=["GET"],
         response_model=None,
-        responses=answers(ReviewsOut, 404, INVALID),
+        responses=answers(ReviewsOut, 403, 404, INVALID),
         tags=["reviews"],
     )
