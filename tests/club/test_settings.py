@@ -71,6 +71,12 @@ def test_values_are_spelled_as_stored() -> None:
         ({"ends_on": date(2026, 8, 1)}, "ends_on", "a season ends after it starts"),
         ({"ends_on": date(2027, 9, 10)}, "ends_on", "a season lasts at most a year"),
         ({"checkin_closes": time(20, 30)}, "checkin_closes", "check-in closes after it opens"),
+        # Issue 19: a calendar counting weeks from year 9999 was a 500.
+        (
+            {"starts_on": date(9999, 11, 1), "ends_on": date(9999, 12, 31)},
+            "starts_on",
+            "a season's dates lie between 2000-01-01 and 2999-12-31",
+        ),
         ({"name": " "}, "name", "a season's name has 1 to 80 characters"),
     ],
 )

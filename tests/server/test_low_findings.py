@@ -100,3 +100,16 @@ def test_a_body_with_nan_or_infinity_is_refused_in_the_documented_shape(
             assert answer.status_code == 422, answer.text
             refused = answer.json()
             assert refused["error"] == "bad_request" and refused["message"], refused
+
+
+def test_a_tournament_start_out_of_reach_is_refused(server: Server) -> None:
+    """A start in year 1 overflowed the registration's deadline (a 500, issue 19)."""
+    token, _ = server.guest()
+    with server.client(token) as client:
+        for starts_at in ("0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z"):
+            answer = client.post(
+                "/api/tournaments",
+                json={"name": "x", "start": "scheduled", "starts_at": starts_at, "smazzate": 1},
+            )
+            assert answer.status_code == 422, answer.text
+            assert answer.json()["error"] == "bad_tournament", answer.text

@@ -56,6 +56,8 @@ class Schedule(Part):
         (default five spread evenly). All must fall inside the season."""
         async with self.operation(actor, season_id=season_id) as op:
             season = op.season
+            if first is not None:
+                check_in_season(season, first)  # before counting weeks from it
             planned = cal.plan(
                 first or season.starts_on,
                 count,

@@ -10,7 +10,6 @@ closed with its code's close code. docs/protocol.md lists the codes.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final

@@ -67,6 +67,9 @@ from .tournament.registration import Registration
 from .tournament.scheduler import Scheduler
 from .tournament.views import REGISTRATION_CLOSES, summary, view
 
+MAX_LEAD = timedelta(days=366)
+"""How far ahead a scheduled tournament may start."""
+
 MAX_RECURRING = 5
 """Schedules one organiser may keep."""
 
@@ -194,7 +197,13 @@ class TournamentManager:
                     ErrorCode.BAD_TOURNAMENT, "a scheduled tournament needs starts_at"
                 )
             starts_at = _utc(starts_at)
-            if starts_at - REGISTRATION_CLOSES <= now:
+            # Compared on now's side: a start near year 1 leaves no room to subtract from it
+            # (issue 19: a 500); a year ahead is as far as a schedule is planned.
+            if starts_at > now + MAX_LEAD:
+                raise TournamentError(
+                    ErrorCode.BAD_TOURNAMENT, "the start must be at most a year away"
+                )
+            if starts_at <= now + REGISTRATION_CLOSES:
                 raise TournamentError(
                     ErrorCode.BAD_TOURNAMENT,
                     "the start must be more than 2 minutes away (registration closes then)",

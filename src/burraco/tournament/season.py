@@ -292,7 +292,18 @@ made (a request with two bad settings is refused for the same one). The dates an
 checked together (``_check_dates``)."""
 
 
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+"""The dates a season may have: a club's calendar counts weeks from them, and a date near the
+end of Python's calendar (year 9999) left no room for that (issue 19: a 500)."""
+
+
 def _check_dates(s: SeasonSettings) -> None:
+    for key, day in (("starts_on", s.starts_on), ("ends_on", s.ends_on)):
+        if not FIRST_DAY <= day <= LAST_DAY:
+            raise SeasonSettingsError(
+                key, f"a season's dates lie between {FIRST_DAY} and {LAST_DAY}"
+            )
     if s.ends_on < s.starts_on:
         raise SeasonSettingsError("ends_on", "a season ends after it starts")
     if (s.ends_on - s.starts_on).days > MAX_DAYS:
