@@ -181,3 +181,64 @@ def test_an_organiser_cannot_add_up_many_tournaments_of_bots(tmp_path: Path) -> 
             assert not [e for e in view["entrants"] if e.get("bot")], "nothing was entered"
 
     asyncio.run(scenario())
+
+
+def test_quick_play_and_rematches_keep_within_the_live_limit(tmp_path: Path) -> None:
+    """Quick play and a rematch start live tables too (issue 19, M1, the black-box re-test:
+    eight quick-play calls past the limit gave 29 live tables, and rematches as many)."""
+
+    async def scenario() -> None:
+        async with running_app(
+            tmp_path, bot_delay=30.0, unjoined_table_seconds=0.3, max_live_tables_per_user=2
+        ) as app:
+            user = await app.guest()
+            created = await app.http.post("/api/tables", json=ME_AND_A_BOT, headers=user)
+            finished = created.json()["id"]
+
+            async def ended() -> bool:
+                stored = await app.hub.store.table(finished)
+                return stored is not None and stored.status == "finished"
+
+            await app.until(ended, timeout=20)  # never opened: it ends (forfeit)
+            for _ in range(2):
+                created = await app.http.post("/api/tables", json=ME_AND_A_BOT, headers=user)
+                assert created.status_code == 201, created.text
+            quick = {"players": 2, "clock": "none", "rated": False, "bots_after": 0}
+            message = _refused(
+                await app.http.post("/api/quickplay", json=quick, headers=user),
+                429,
+                "too_many_tables",
+            )
+            assert "waiting or in play (at most 2)" in message
+            _refused(
+                await app.http.post(f"/api/tables/{finished}/rematch", headers=user),
+                429,
+                "too_many_tables",
+            )
+            assert (await app.hub.store.table(finished)).status == "finished"  # type: ignore[union-attr]
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_account_sits_at_the_tables_it_creates(tmp_path: Path) -> None:
+    """Its limits count the tables it sits at; one it would not sit at is refused (issue 19,
+    M1: three bot accounts gave their owner four times his own limits)."""
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            made = await app.http.post(
+                "/api/register", json={"name": "owner", "password": "a good password"}
+            )
+            assert made.status_code == 201, made.text
+            app.http.cookies.clear()
+            owner = {"Authorization": f"Bearer {made.json()['token']}"}
+            bot = await app.http.post("/api/account/bots", json={"name": "robo"}, headers=owner)
+            assert bot.status_code in (200, 201), bot.text
+            robo = {"Authorization": f"Bearer {bot.json()['token']}"}
+            answer = await app.http.post("/api/tables", json=BOT_TABLE, headers=robo)
+            _refused(answer, 403, "forbidden")
+            assert answer.json()["detail"]["code"] == "bot_must_sit"
+            sits = await app.http.post("/api/tables", json=ME_AND_A_BOT, headers=robo)
+            assert sits.status_code == 201, sits.text
+
+    asyncio.run(scenario())

@@ -23,6 +23,8 @@ REFUSED = [
     "Оspite-1",  # a Cyrillic О
     "0spite-77",  # a zero for the O
     "Guest.42",
+    "Osp1te-1",  # a one for the i
+    "Gue5t-1",  # a five for the s
     "Сара",  # all Cyrillic, reads as the Latin "Capa"
     "Giulia١٢٣",  # Arabic-Indic digits
 ]
@@ -64,6 +66,8 @@ SAME_READING = [
     ("Giulia12345", "Giulia1234S".replace("S", "5").replace("1", "l", 1)),  # l for the 1
     ("Marco_10", "Marco_1O"),  # a capital O for the zero
     ("Arnold", "Amold"),  # rn for m
+    ("Giulia12345", "Gıulia12345"),  # a dotless i
+    ("Paolo1234", "Pa0lo1234"),  # a zero for the o
     ("MILANO", "MlLANO"),  # a small l for the capital i
 ]
 DIFFERENT = [("Giulia", "Giulio"), ("Anna", "Ana"), ("Luca", "Luka"), ("Ilaria", "Llaria")]

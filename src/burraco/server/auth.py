@@ -51,7 +51,9 @@ _INVISIBLE: Final = frozenset(
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\ufeff"
 )
 _GUEST_TAIL: Final = re.compile(r"[-_.\s]*\d")
-_DIGIT_LOOK: Final = str.maketrans({"0": "o", "1": "l", "|": "l"})
+_GUEST_LOOK: Final = str.maketrans({"0": "o", "1": "i", "l": "i", "|": "i", "ı": "i", "5": "s"})
+"""Letters and digits that pass for those of "ospite" and "guest" (``Osp1te-1``, ``Gue5t-1``),
+applied after folding the case."""
 
 
 def _plain_latin(char: str) -> bool:
@@ -90,7 +92,7 @@ def look_alike_problem(name: str) -> str | None:
     plain = "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c))
     for word in ("ospite", "guest"):
         head, tail = plain[: len(word)], plain[len(word) :]
-        if head.translate(_DIGIT_LOOK).casefold() == word and _GUEST_TAIL.match(tail):
+        if head.casefold().translate(_GUEST_LOOK) == word and _GUEST_TAIL.match(tail):
             return "names like Ospite-123 or Guest-123 are for guests"
     return None
 
@@ -127,7 +129,7 @@ def name_taken(name: str) -> AuthError:
     unique skeleton, ``burraco.store.names``)."""
     return AuthError(
         ErrorCode.NAME_TAKEN,
-        f"the name {name!r} is taken, or reads like a name that is (I, l and 1, O and 0,"
+        f"the name {name!r} is taken, or reads like a name that is (I, l and 1, O, o and 0,"
         " rn and m look alike)",
     )
 

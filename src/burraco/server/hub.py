@@ -109,7 +109,15 @@ class Hub:
         """A new table created by ``user`` (sitting at ``seat`` if given; ``bot_seats``: how
         many seats the caller is about to give to bots), within the account's limits."""
         config.validate()
-        if user.is_bot and seat is not None:
+        if user.is_bot:
+            if seat is None:
+                # Its limits count the tables it sits at: one it does not sit at would be
+                # beyond them (issue 19, M1: three bot accounts gave their owner 4x his own).
+                raise TableError(
+                    "forbidden",
+                    "a bot account sits at the tables it creates",
+                    detail="bot_must_sit",
+                )
             self.check_bot_seats(user)
         mine = self.live_tables_of(user.id)
         elsewhere = self._created_elsewhere(user.id)
@@ -122,14 +130,7 @@ class Hub:
                 f"you already have {waiting} tables waiting for players (at most {limit}):"
                 " start or cancel one first",
             )
-        limit = self.config.max_live_tables_per_user
-        live = len(mine) + len(elsewhere)
-        if live >= limit:
-            raise TableError(
-                "too_many_tables",
-                f"you already have {live} tables waiting or in play (at most {limit}):"
-                " finish or cancel one first",
-            )
+        self.check_live_tables(user.id)
         if seat is None and bot_seats >= config.players:
             self.check_bot_table(user.id)
         table_id = new_table_id()
@@ -197,6 +198,27 @@ class Hub:
             for t in self.tables.values()
             if t.created_by == user_id and t.config.tournament is None and t.status.is_live
         ]
+
+    def check_live_tables(self, user_id: int, *, besides: object = None) -> None:
+        """Refuse ``user_id`` one more live table (waiting or in play): those it created, and
+        those where it plays through quick play (issue 19, M1: quick play and rematches went
+        past the limit). ``besides``: a table not to count (the one being rematched)."""
+        live = {
+            t.id
+            for t in self.tables.values()
+            if t is not besides
+            and t.config.tournament is None
+            and t.status.is_live
+            and (t.created_by == user_id or any(s.user_id == user_id for s in t.seats))
+        }
+        count = len(live) + len(self._created_elsewhere(user_id))
+        limit = self.config.max_live_tables_per_user
+        if count >= limit:
+            raise TableError(
+                "too_many_tables",
+                f"you already have {count} tables waiting or in play (at most {limit}):"
+                " finish or cancel one first",
+            )
 
     def check_bot_table(self, user_id: int, *, besides: object = None) -> None:
         """Refuse one more table of ``user_id``'s where only bots sit (issue 19, M1)."""

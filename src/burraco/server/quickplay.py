@@ -99,6 +99,7 @@ class QuickPlay:
             )
         if user.is_bot:
             self.hub.check_bot_seats(user)  # its tables at once (docs/accounts.md)
+        self.hub.check_live_tables(user.id)  # a quick-play table is one more live table
         key = QueueKey(players, rules, clock, rated)
         self._config(key).validate()  # a ruleset that does not exist is refused here
         async with self.lock:

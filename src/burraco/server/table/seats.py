@@ -292,6 +292,10 @@ class SeatsMixin(TableCore):
             raise TableError("forbidden", "a tournament table plays one match")
         if self.seat_of(command.user) is None:
             raise TableError("not_seated", "only the players can ask for a rematch")
+        # The table is live again: within the limits of whoever created it, and of the asker.
+        for user_id in {self.created_by, command.user.id} - {None}:
+            assert user_id is not None
+            self.hub.check_live_tables(user_id, besides=self)
         self.match_no += 1
         self.status = TableStatus.OPEN
         await self.hub.store.set_status(self.id, TableStatus.OPEN, match_no=self.match_no)
