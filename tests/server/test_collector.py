@@ -92,7 +92,10 @@ def test_step_collects_young_cycles_and_freezes_the_survivors() -> None:
     assert probe() is None
     assert collector.stats.freezes == 1
     assert gc.get_freeze_count() >= frozen + len(alive)
-    assert len(gc.get_objects(0)) < 100  # what was young is frozen now
+    # What was young is frozen now: none of the survivors is in the young generation (other
+    # threads of the test process may have allocated a few objects since: not a count).
+    young = {id(o) for o in gc.get_objects(0)}
+    assert not any(id(node) in young for node in alive)
 
 
 def test_check_sweeps_only_when_frozen_objects_pile_up() -> None:
