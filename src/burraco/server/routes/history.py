@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import weakref
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import PlainTextResponse
 
@@ -33,7 +36,7 @@ async def record(table_id: str, hub: HubDep, match: QueryId = 1) -> Response:
     )
 
 
-async def replay(table_id: str, hub: HubDep, match: QueryId = 1) -> Response | dict[str, Any]:
+async def replay(table_id: str, hub: HubDep, match: QueryId = 1) -> Response:
     """The finished match replayed by the engine: per smazzata, the public view after the
     deal and after each action, with every seat's hand (the match is over)."""
     if await hidden(hub.store, table_id):
@@ -42,9 +45,34 @@ async def replay(table_id: str, hub: HubDep, match: QueryId = 1) -> Response | d
     if text is None:
         return errors.refusal(ErrorCode.NO_RECORD, "no finished match there")
     try:
-        return await asyncio.to_thread(replay_json, text)
+        async with _one_at_a_time():
+            body = await asyncio.to_thread(_replay_bytes, text)
     except RecordError as error:
         return errors.refusal(ErrorCode.BAD_RECORD, str(error))
+    return Response(body, media_type="application/json")
+
+
+_REPLAYING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per event loop, one replay computed at a time: a long match's replay takes seconds of CPU
+(11 MB for 20 smazzate), and several at once starved the loop (issue 19, found by the
+black-box re-test)."""
+
+
+def _one_at_a_time() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    semaphore = _REPLAYING.get(loop)
+    if semaphore is None:
+        semaphore = _REPLAYING[loop] = asyncio.Semaphore(1)
+    return semaphore
+
+
+@functools.lru_cache(maxsize=4)
+def _replay_bytes(text: str) -> bytes:
+    """The replay encoded, in the worker thread (FastAPI's encoder of the same dict ran on the
+    event loop for seconds); kept for the records asked again (a record never changes)."""
+    return orjson.dumps(replay_json(text))
 
 
 async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dict[str, Any]]:
