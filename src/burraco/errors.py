@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     UNKNOWN_TYPE = "unknown_type"
     TOO_LARGE = "too_large"
+    TOO_SLOW = "too_slow"
     RATE_LIMITED = "rate_limited"
     # Accounts.
     NOT_AUTHENTICATED = "not_authenticated"

@@ -200,10 +200,14 @@ def _child(fd: int, options: str) -> None:
 
     settings = json.loads(options)
     settings["data_dir"] = Path(settings["data_dir"])
-    header_timeout = settings.pop("header_timeout", 10.0)
+    transport = {
+        name: settings.pop(name)
+        for name in ("header_timeout", "body_timeout", "max_body_bytes")
+        if name in settings
+    }
     app = create_app(ServerConfig(**settings))
     listener = socket.socket(fileno=fd)
-    limits = TransportLimits(header_timeout=header_timeout)
+    limits = TransportLimits(**transport)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

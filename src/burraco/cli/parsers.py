@@ -363,6 +363,18 @@ def add_serve_parser(commands: Commands) -> None:
         help="seconds a request's headers may take to arrive (10)",
     )
     parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a request's body may take to arrive after its headers; later: 408 (10)",
+    )
+    parser.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=1 << 20,
+        help="bytes of one request's body; more: 413 (1048576, 1 MiB)",
+    )
+    parser.add_argument(
         "--keep-alive", type=float, default=5.0, help="seconds an idle connection stays open (5)"
     )
     parser.add_argument(

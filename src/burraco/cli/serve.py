@@ -66,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"Burraco server: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops it)")
     limits = TransportLimits(
         header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        max_body_bytes=args.max_body_bytes,
         keep_alive=args.keep_alive,
         max_connections=args.max_connections,
         forwarded_allow_ips=tuple(args.forwarded_allow_ips),

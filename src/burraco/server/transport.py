@@ -6,38 +6,87 @@ client sending one header line every few seconds (slowloris) held its connection
 ``HeaderDeadline`` is uvicorn's own httptools protocol with a deadline for each request's
 headers; ``limit_concurrency`` answers 503 past a number of connections and tasks, so that such
 clients cannot take every descriptor either.
+
+Nor did uvicorn bound request bodies: a 16 MB body was read in full, and a body sent one byte
+every few seconds held its connection for ever (issue 19). ``HeaderDeadline`` also refuses a
+body over ``max_body_bytes`` (413 ``too_large``: before reading it when ``Content-Length`` says
+so, or as soon as a chunked body grows past it) and a body that does not arrive within
+``body_timeout`` seconds of its headers (408 ``too_slow``); either way the connection is closed.
+WebSocket upgrades have no body and are untouched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from burraco.errors import ErrorCode
+from burraco.server.errors import http_body, http_status
+
 
 class HeaderDeadline(HttpToolsProtocol):
     """A request's headers must arrive within ``header_timeout`` seconds of its first byte (of
-    the connection, for the first request); a connection past it is closed."""
+    the connection, for the first request); a connection past it is closed. Its body must be at
+    most ``max_body_bytes`` long (else 413 ``too_large``) and arrive within ``body_timeout``
+    seconds of the headers (else 408 ``too_slow``); the connection is closed after either."""
 
     header_timeout = 10.0
+    body_timeout = 10.0
+    max_body_bytes = 1 << 20
     _deadline: asyncio.TimerHandle | None = None
+    _body_deadline: asyncio.TimerHandle | None = None
+    _body_bytes = 0
+    _refused = False
+    """Set once a request is refused: the connection is closing, nothing more is parsed."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
 
     def on_message_begin(self) -> None:
+        if self._refused:
+            return
         super().on_message_begin()
+        self._body_bytes = 0
         self._arm()
 
     def on_headers_complete(self) -> None:
+        if self._refused:
+            return
         self._disarm()
+        if self.parser.should_upgrade() and self._should_upgrade():
+            super().on_headers_complete()  # a WebSocket: no body, no deadline
+            return
+        length = self._content_length()
+        if length is not None and length > self.max_body_bytes:
+            self._refuse(ErrorCode.TOO_LARGE, self._too_large_message(), started=False)
+            return
         super().on_headers_complete()
+        self._body_deadline = self.loop.call_later(self.body_timeout, self._body_too_slow)
+
+    def on_body(self, body: bytes) -> None:
+        if self._refused:
+            return
+        self._body_bytes += len(body)
+        if self._body_bytes > self.max_body_bytes:
+            self._refuse(ErrorCode.TOO_LARGE, self._too_large_message(), started=True)
+            return
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if self._refused:
+            return
+        self._disarm_body()
+        super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._disarm_body()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -49,11 +98,68 @@ class HeaderDeadline(HttpToolsProtocol):
             self._deadline.cancel()
             self._deadline = None
 
+    def _disarm_body(self) -> None:
+        if self._body_deadline is not None:
+            self._body_deadline.cancel()
+            self._body_deadline = None
+
     def _too_slow(self) -> None:
         self._deadline = None
         if not self.transport.is_closing():
             self.logger.info("closing a connection whose request headers took too long")
             self.transport.close()
+
+    def _body_too_slow(self) -> None:
+        self._body_deadline = None
+        if not self.transport.is_closing():
+            message = f"The request body did not arrive within {self.body_timeout:g} seconds."
+            self._refuse(ErrorCode.TOO_SLOW, message, started=True)
+
+    def _too_large_message(self) -> str:
+        return f"A request body may have at most {self.max_body_bytes} bytes."
+
+    def _content_length(self) -> int | None:
+        for name, value in self.headers:
+            if name == b"content-length":
+                try:
+                    return int(value)
+                except ValueError:
+                    return None  # httptools refuses it itself
+        return None
+
+    def _refuse(self, code: ErrorCode, message: str, *, started: bool) -> None:
+        """Answer ``code`` (if no answer is under way) and close the connection. ``started``:
+        this request's cycle (and its app task) exists already; it sees a disconnect."""
+        self._refused = True
+        self.logger.info("refusing a request body (%s) and closing its connection", code)
+        self._disarm()
+        self._disarm_body()
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if started and cycle is not None:
+            answer = not cycle.response_started
+            cycle.disconnected = True  # the app's answer, if any, is dropped
+            cycle.keep_alive = False
+            cycle.message_event.set()
+        else:  # no cycle for this request; an earlier one may still be answering
+            answer = cycle is None or cycle.response_complete
+        if answer:
+            self.transport.write(_raw_response(code, message))
+        self.transport.close()
+
+
+def _raw_response(code: ErrorCode, message: str) -> bytes:
+    """A whole HTTP/1.1 response in the documented shape, written below the app."""
+    status = http_status(code)
+    body = json.dumps(http_body(code, message)).encode()
+    head = (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "connection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,6 +168,10 @@ class TransportLimits:
 
     header_timeout: float = 10.0
     """Seconds a request's headers may take to arrive."""
+    body_timeout: float = 10.0
+    """Seconds a request's body may take to arrive after its headers (else 408 ``too_slow``)."""
+    max_body_bytes: int = 1 << 20
+    """Bytes of one request's body (more: 413 ``too_large``, unread past the limit)."""
     keep_alive: float = 5.0
     """Seconds an idle keep-alive connection stays open."""
     max_connections: int = 2000
@@ -80,7 +190,13 @@ class TransportLimits:
 
     def uvicorn_options(self) -> dict[str, Any]:
         protocol = type(
-            "HeaderDeadline", (HeaderDeadline,), {"header_timeout": self.header_timeout}
+            "HeaderDeadline",
+            (HeaderDeadline,),
+            {
+                "header_timeout": self.header_timeout,
+                "body_timeout": self.body_timeout,
+                "max_body_bytes": self.max_body_bytes,
+            },
         )
         return {
             "http": protocol,
