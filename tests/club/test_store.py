@@ -166,3 +166,30 @@ def test_danish_seating_and_two_left_over(
             assert len(twos) == len(set(twos)) == (8 if two_left_over == "table" else 0)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("name", "detail"),
+    [
+        ("С1", "club_name_scripts"),  # a Cyrillic С: reads as the Latin C1 (issue 19, M9)
+        ("Ｃ1", "club_exists"),  # full width: NFKC makes it C1
+        ("C\u200b1", "club_name_marks"),  # a zero-width space
+        ("Circolo Сentrale", "club_name_scripts"),  # a Cyrillic С among Latin letters
+        ("Сара", "club_name_scripts"),  # all Cyrillic, reads as the Latin Capa
+        ("CI", "club_exists"),  # a capital i for the 1
+        ("c1", "club_exists"),  # another case
+    ],
+)
+def test_a_club_name_that_reads_like_another_is_refused(
+    sqlite_url: str, name: str, detail: str
+) -> None:
+    async def run() -> None:
+        async with service(sqlite_url) as svc:
+            await svc.create_club(ANNA, "C1")
+            with pytest.raises(ClubError) as refused:
+                await svc.create_club(ANNA, name)
+            assert refused.value.detail == detail, refused.value
+            assert [c.name for c in await svc.clubs()] == ["C1"]
+            assert (await svc.create_club(ANNA, "Ć1")).name == "Ć1"  # an accent shows
+
+    asyncio.run(run())

@@ -3,10 +3,12 @@ an officer and which platform account each member logs in with."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from burraco.store.club import ClubInfo, ClubTx, MemberInfo
+from burraco.store.names import club_name_key, marks_problem, reads_as_latin, scripts_of
 
 from . import calendar as cal
 from .access import Access, Actor, Part, Role, member_row, role_of
@@ -29,17 +31,31 @@ class Clubs(Part):
     ) -> ClubInfo:
         """A new club. A platform user who creates it becomes its first officer (a member named
         ``founder``, by default his user name, linked to his account)."""
-        name = " ".join(name.split())
+        name = " ".join(unicodedata.normalize("NFKC", name).split())
         if not 1 <= len(name) <= 80:
             raise bad("a club's name has 1 to 80 characters", "club_name")
+        # A club's name could pass for another's as a person's could (issue 19, M9).
+        problem = marks_problem(name)
+        if problem is not None:
+            raise bad(f"a club's name has {problem.removeprefix('no ')}", "club_name_marks")
+        if len(scripts_of(name)) > 1 or reads_as_latin(name):
+            raise bad(
+                "a club's name is written in one alphabet, and not in letters that look Latin",
+                "club_name_scripts",
+            )
         cal.zone(timezone)
         if not actor.console and actor.user_id is None:
             raise ClubError("not_authenticated", "log in first")
         # No ``operation``: there is no club to look up yet, and whoever founds it is its
         # officer.
         async with self.db.write() as tx:
-            if await tx.club_by_name(name) is not None:
-                raise conflict(f"there is already a club named {name!r}", "club_exists", name=name)
+            key = club_name_key(name)
+            same = [c for c in await tx.clubs() if club_name_key(c.name) == key]
+            if same or await tx.club_by_name(name) is not None:
+                taken = same[0].name if same else name
+                raise conflict(
+                    f"there is already a club named {taken!r}", "club_exists", name=taken
+                )
             club = await tx.create_club(name, timezone=timezone, place=clean(place)[:200])
             member = None
             if actor.user_id is not None:

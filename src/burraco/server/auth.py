@@ -13,6 +13,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from burraco.errors import ErrorCode, ServiceError
 from burraco.store import NameTaken, Store, UserInfo
+from burraco.store.names import marks_problem, reads_as_latin, scripts_of
 
 SESSION_COOKIE: Final = "burraco_session"
 NAME_PATTERN: Final = re.compile(r"[\w.\-]{3,24}")
@@ -47,9 +48,6 @@ def check_name(name: str) -> str:
     return name
 
 
-_INVISIBLE: Final = frozenset(
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\ufeff"
-)
 _GUEST_TAIL: Final = re.compile(r"[-_.\s]*\d")
 _GUEST_LOOK: Final = str.maketrans({"0": "o", "1": "i", "l": "i", "|": "i", "ı": "i", "5": "s"})
 """Letters and digits that pass for those of "ospite" and "guest" (``Osp1te-1``, ``Gue5t-1``),
@@ -71,24 +69,20 @@ def look_alike_problem(name: str) -> str | None:
     of letters that look Latin (``Сара``, all Cyrillic, reads as ``Capa``); digits are ASCII;
     and nothing may look like a guest's name (``Ospite_123``, ``0spite-1``). Scripts and
     look-alike letters come from the ``confusable_homoglyphs`` package (Unicode's data)."""
-    from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
-
-    if any(unicodedata.category(c) in ("Mn", "Me", "Cf") or c in _INVISIBLE for c in name):
+    if marks_problem(name) is not None:
         return "a name has no combining or invisible marks: write an accented letter as one"
     if any(c.isdigit() and not c.isascii() for c in name):
         return "the digits of a name are 0 to 9"
     letters = [c for c in name if c.isalpha()]
-    scripts = sorted({categories.alias(c) for c in letters})
+    scripts = scripts_of(name)
     if len(scripts) > 1:
         return f"a name is written in one alphabet (this one mixes {' and '.join(scripts)})"
     if scripts == ["LATIN"]:
         odd = [c for c in letters if not _plain_latin(c)]
         if odd:
             return f"{odd[0]!r} is not a letter of the Latin alphabet that names are written in"
-    elif letters:
-        found = confusables.is_confusable(name, preferred_aliases=["latin"], greedy=True) or []
-        if set(letters) <= {entry["character"] for entry in found}:
-            return "this name could be read as a name in Latin letters; write it in one alphabet"
+    elif reads_as_latin(name):
+        return "this name could be read as a name in Latin letters; write it in one alphabet"
     plain = "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c))
     for word in ("ospite", "guest"):
         head, tail = plain[: len(word)], plain[len(word) :]

@@ -43,3 +43,42 @@ def skeleton(name: str) -> str:
     """The key of everything that reads as ``name``."""
     text = unicodedata.normalize("NFKC", name).strip()
     return text.translate(_LOOK_ALIKES).replace("rn", "m")
+
+
+INVISIBLE: Final = frozenset(
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u2060\ufeff"
+)
+"""Characters that show nothing (or nearly) and are not spaces: a name with one is another
+string that reads the same."""
+
+
+def marks_problem(text: str) -> str | None:
+    """Why ``text`` holds a mark that changes it without showing, or None: combining marks
+    that NFKC left uncomposed, format characters, invisible letters."""
+    if any(unicodedata.category(c) in ("Mn", "Me", "Cf") or c in INVISIBLE for c in text):
+        return "no combining or invisible marks: write an accented letter as one"
+    return None
+
+
+def scripts_of(text: str) -> list[str]:
+    """The scripts of ``text``'s letters (Unicode's data, from ``confusable-homoglyphs``)."""
+    from confusable_homoglyphs import categories  # type: ignore[import-untyped]
+
+    return sorted({categories.alias(c) for c in text if c.isalpha()})
+
+
+def reads_as_latin(text: str) -> bool:
+    """Whether ``text``, written in another script, is made only of letters that look Latin
+    (``Сара``, all Cyrillic, reads as ``Capa``)."""
+    from confusable_homoglyphs import confusables
+
+    letters = {c for c in text if c.isalpha()}
+    if not letters or scripts_of(text) == ["LATIN"]:
+        return False
+    found = confusables.is_confusable(text, preferred_aliases=["latin"], greedy=True) or []
+    return letters <= {entry["character"] for entry in found}
+
+
+def club_name_key(name: str) -> str:
+    """What makes two club names one (a club's name is free text with spaces)."""
+    return skeleton(name).casefold()
