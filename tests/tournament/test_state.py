@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from burraco.engine.vp import TECHNICAL_MP, TECHNICAL_VP, VP3
 from burraco.tournament import (
+    MAX_EXTRA_SMAZZATE,
     ClosingsUnknown,
     EarlierMatch,
     EntrantId,
@@ -25,6 +26,8 @@ from burraco.tournament import (
     TableVerdict,
     TournamentSettings,
     TournamentState,
+    decide,
+    decide_by_lots,
     double_forfeit_score,
 )
 
@@ -239,6 +242,47 @@ def test_t23_a_tie_on_totals_and_closings_plays_one_more_smazzata_and_adds_up() 
     verdict = ko.settle(finished((0, 45), closings=(0, 1), earlier=(tied,), table_id="second"))
     assert isinstance(verdict, TableVerdict)
     assert verdict.winner == 1 and verdict.totals == (300, 345) and verdict.closings == (1, 2)
+
+
+def _settle_zero_ties(ko: TournamentState, first: str) -> tuple[TableVerdict, int]:
+    """Every smazzata at this pairing ties 0-0 with no closings (all values 0, issue 19): the
+    verdict and how many extra smazzate were played to reach it."""
+    earlier: tuple[EarlierMatch, ...] = ()
+    for extra in range(MAX_EXTRA_SMAZZATE + 2):  # a bound of its own: never loops for ever
+        table_id = first if extra == 0 else f"{first}.{extra}"
+        settled = ko.settle(finished((0, 0), closings=(0, 0), earlier=earlier, table_id=table_id))
+        if isinstance(settled, TableVerdict):
+            return settled, extra
+        earlier = (*earlier, settled)
+    raise AssertionError("the tie chain did not end")
+
+
+def test_t23_a_tie_after_the_last_extra_smazzata_is_decided_by_lots() -> None:
+    """Issue 19: T23's extra smazzate are bounded: still tied after MAX_EXTRA_SMAZZATE (3) of
+    them, a draw seeded by the tournament's seed and the pairing's first table decides."""
+    assert MAX_EXTRA_SMAZZATE == 3
+    ko = state(4, system="knockout")
+    verdict, extras = _settle_zero_ties(ko, "first")
+    assert extras == MAX_EXTRA_SMAZZATE
+    assert verdict.winner in (0, 1) and verdict.totals == (0, 0)
+    assert verdict.closings == (0, 0) and not verdict.technical
+    # The same after a restart (a pure function of the tournament's seed and the table) ...
+    assert _settle_zero_ties(state(4, system="knockout"), "first") == (verdict, extras)
+    # ... and a fair draw: both lines win some pairings, and other seeds draw otherwise.
+    winners = {_settle_zero_ties(ko, f"p{i}")[0].winner for i in range(20)}
+    assert winners == {0, 1}
+    by_seed = {
+        _settle_zero_ties(state(4, i, system="knockout"), "first")[0].winner for i in range(20)
+    }
+    assert by_seed == {0, 1}
+
+
+def test_t23_lots_never_override_the_totals_or_the_closings() -> None:
+    assert decide((0, 5), extra_smazzate=MAX_EXTRA_SMAZZATE).reason == "total"
+    assert decide((0, 0), (1, 0), extra_smazzate=MAX_EXTRA_SMAZZATE).reason == "closings"
+    assert decide((0, 0), extra_smazzate=MAX_EXTRA_SMAZZATE - 1).play_another_smazzata
+    lots = decide((0, 0), extra_smazzate=MAX_EXTRA_SMAZZATE, lots="s")
+    assert lots == decide_by_lots("s") and lots.reason == "lots" and lots.winner in (0, 1)
 
 
 def test_t15_in_a_knockout_the_line_out_of_time_loses_and_t14_is_recorded() -> None:

@@ -1,5 +1,6 @@
 """A match: smazzate to a target score (3.6) or a fixed number per round (R63), with the first
-player rotating clockwise (R6) and the 3-player switch to three pozzetti (3.5)."""
+player rotating clockwise (R6) and the 3-player switch to three pozzetti (3.5). A target-score
+match ends after at most ``MAX_SMAZZATE`` smazzate (decision D14 in docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .deal import Deal
-from .rules import Rules
+from .rules import MAX_SMAZZATE, Rules
 from .scoring import SmazzataScore
 from .state import Smazzata
 from .vp import RoundScore, VPTable, round_score, vp_table
@@ -84,10 +85,27 @@ class Match:
             self.late = True
 
     @property
+    def cap(self) -> int | None:
+        """The most smazzate this match may last: ``smazzate`` when set (R63); otherwise, for a
+        target-score match, ``MAX_SMAZZATE`` (D14: a target that no line can reach, e.g. with
+        every card and bonus worth 0 or only penalties, would otherwise be played for ever);
+        None for free play with neither."""
+        if self.rules.smazzate is not None:
+            return self.rules.smazzate
+        late_target = self.rules.players == 3 and self.rules.three_player_late_target is not None
+        if self.rules.target_score is not None or late_target:
+            return MAX_SMAZZATE
+        return None
+
+    @property
+    def capped(self) -> bool:
+        """The match is over because it reached its cap of smazzate without a decision."""
+        cap = self.cap
+        return not self.decided and cap is not None and len(self.scores) >= cap
+
+    @property
     def is_over(self) -> bool:
-        return self.decided or (
-            self.rules.smazzate is not None and len(self.scores) >= self.rules.smazzate
-        )
+        return self.decided or self.capped
 
     @property
     def decided(self) -> bool:
@@ -100,7 +118,8 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning line (seat with 3 players), or None while undecided or tied."""
+        """The winning line (seat with 3 players), or None while undecided or tied (at the end of
+        a fixed round, or of a target-score match at its cap: D14, a draw)."""
         if not self.is_over:
             return None
         best = max(self.totals)

@@ -401,11 +401,15 @@ def replay(record: Record, *, keep_states: bool = False) -> Replay:
         elif totals_override is not None:
             blocked = "the match ended by a timeout (T14)"
         elif match.is_over:
-            blocked = (
-                f"the match was already decided after hand {number - 1} (3.6)"
-                if match.decided
-                else f"the round was already over after hand {number - 1} (R63)"
-            )
+            if match.decided:
+                blocked = f"the match was already decided after hand {number - 1} (3.6)"
+            elif rules.smazzate is not None:
+                blocked = f"the round was already over after hand {number - 1} (R63)"
+            else:
+                blocked = (
+                    f"the match was already over after hand {number - 1}: a target-score match"
+                    f" lasts at most {match.cap} smazzate (D14)"
+                )
         if blocked is not None:
             first_text = str(hand.actions[0]) if hand.actions else None
             error = ReplayError(

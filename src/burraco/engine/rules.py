@@ -139,6 +139,10 @@ MAX_POINTS: Final = 10_000
 """Bonuses and penalties: at most this many points each."""
 MAX_TOTAL: Final = 100_000
 """Targets and switch scores: at most this many points (the longest real match is to 5005)."""
+MAX_SMAZZATE: Final = 100
+"""The most smazzate of any match: the bound of ``smazzate`` and the cap of a target-score match
+(decision D14 in docs/rules.md): a target no line reaches (all values 0, or only penalties)
+would otherwise be played for ever."""
 
 RANGES: Final[Mapping[str, tuple[int, int]]] = {
     "players": (2, 4),
@@ -163,7 +167,7 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = {
     "stock_end_threshold": (0, 50),
     "stall_limit": (0, 1000),
     "target_score": (1, MAX_TOTAL),
-    "smazzate": (1, 100),
+    "smazzate": (1, MAX_SMAZZATE),
 }
 """The documented range of every integer parameter, bounds included (docs/rules.md). A meld
 has at most 14 cards (the A..K..A run), so a longer burraco could never be made; the bounds on

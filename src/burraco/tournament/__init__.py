@@ -25,6 +25,7 @@ from .entrants import Admission, EntrantId, EntrantKind, admit, entrant_ids
 from .fours import individual_round, seat_fours
 from .history import History
 from .knockout import (
+    MAX_EXTRA_SMAZZATE,
     PLAY_ANOTHER_SMAZZATA,
     BracketMode,
     Knockout,
@@ -32,6 +33,7 @@ from .knockout import (
     MatchDecision,
     bracket_size,
     decide,
+    decide_by_lots,
 )
 from .lifecycle import (
     ACTIVE_TOURNAMENTS,
@@ -100,6 +102,7 @@ __all__ = [
     "COUNTED_ENTRANTS",
     "DEFAULT_VP_TABLE",
     "MAX_ENTRANTS",
+    "MAX_EXTRA_SMAZZATE",
     "PAIRING_SYSTEMS",
     "PLAY_ANOTHER_SMAZZATA",
     "POINTS",
@@ -169,6 +172,7 @@ __all__ = [
     "competition_places",
     "danish_round",
     "decide",
+    "decide_by_lots",
     "double_forfeit_score",
     "draw_names",
     "entrant_ids",

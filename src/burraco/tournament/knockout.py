@@ -3,7 +3,9 @@
 The field is padded to the next power of two with byes drawn at random in round 1 (T24); later
 rounds are re-drawn at random (default) or follow a fixed bracket. A match is one round of N
 smazzate: the higher total wins; a tie goes to the line with more closings; a further tie means
-"play another smazzata", one at a time, until the totals differ (T23). A line that runs out of
+"play another smazzata", one at a time, until the totals differ (T23), at most
+``MAX_EXTRA_SMAZZATE`` of them: still tied after those, a draw of lots seeded by the tournament
+decides (decision in docs/tournaments.md; RULES.md is silent). A line that runs out of
 time loses whatever the score (T15). Final ranking: winner, finalist, then ex aequo by the round
 of elimination (T25).
 """
@@ -14,6 +16,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from .entrants import EntrantId
 from .pairing import Pairing, Table
@@ -40,7 +43,8 @@ class MatchDecision:
     winner: int | None
     """Line 0 or 1; None: the match is tied, play another smazzata."""
     reason: str
-    """``total``, ``closings``, ``timeout``, or ``tie``."""
+    """``total``, ``closings``, ``timeout``, ``lots`` (still tied after ``MAX_EXTRA_SMAZZATE``
+    extra smazzate), or ``tie``."""
 
     @property
     def play_another_smazzata(self) -> bool:
@@ -50,14 +54,33 @@ class MatchDecision:
 PLAY_ANOTHER_SMAZZATA = MatchDecision(None, "tie")
 
 
+MAX_EXTRA_SMAZZATE: Final = 3
+"""T23's extra smazzate are played one at a time; after this many, still tied, the match is
+decided by lots (a ruleset where every smazzata scores 0 would otherwise never end)."""
+
+
+def decide_by_lots(seed: str) -> MatchDecision:
+    """The draw of lots that ends a match still tied after ``MAX_EXTRA_SMAZZATE`` extra
+    smazzate: a pure function of ``seed`` (the same after a restart, and checkable)."""
+    return MatchDecision(random.Random(f"knockout-lots:{seed}").randrange(2), "lots")
+
+
 def decide(
-    totals: Sequence[int], closings: Sequence[int] = (0, 0), timed_out: int | None = None
+    totals: Sequence[int],
+    closings: Sequence[int] = (0, 0),
+    timed_out: int | None = None,
+    *,
+    extra_smazzate: int = 0,
+    lots: str = "",
 ) -> MatchDecision:
     """T23/T15: who wins a knockout match.
 
     ``totals`` and ``closings`` count every smazzata played so far, the extra ones included: the
     closings tie-break applies to the match as a whole, and after an extra smazzata the totals
     decide as soon as they differ. ``timed_out`` is the line whose clock ran out: it loses.
+    ``extra_smazzate`` is how many extra smazzate these counts include: once it reaches
+    ``MAX_EXTRA_SMAZZATE`` a tie is decided by ``decide_by_lots(lots)`` instead of asking for
+    another one.
     """
     if timed_out is not None:
         if timed_out not in (0, 1):
@@ -67,6 +90,8 @@ def decide(
         return MatchDecision(0 if totals[0] > totals[1] else 1, "total")
     if closings[0] != closings[1]:
         return MatchDecision(0 if closings[0] > closings[1] else 1, "closings")
+    if extra_smazzate >= MAX_EXTRA_SMAZZATE:
+        return decide_by_lots(lots)
     return PLAY_ANOTHER_SMAZZATA
 
 

@@ -179,7 +179,9 @@ class KnockoutSystem(PairingSystem):
     ) -> TableVerdict | EarlierMatch:
         """T23/T15: the match's winner, or, when the totals and closings of every smazzata at
         this pairing tie, the match to remember while one more is played. A double forfeit is
-        decided by a draw seeded with the table (the same after a restart)."""
+        decided by a draw seeded with the table (the same after a restart); a match still tied
+        after ``MAX_EXTRA_SMAZZATE`` extra smazzate by a draw seeded with the tournament's seed
+        and the pairing's first table (docs/tournaments.md)."""
         if finished.double_forfeit:
             winner: int | None = random.Random(finished.table_id).randrange(2)
         else:
@@ -193,7 +195,14 @@ class KnockoutSystem(PairingSystem):
                         "closings (T23's tie-break) could not be read"
                     )
                 closings = (0, 0)  # not needed: the totals or the clock decide (T23, T15)
-            winner = decide(totals, closings, timed_out).winner
+            first_table = finished.earlier[0].table_id if finished.earlier else finished.table_id
+            winner = decide(
+                totals,
+                closings,
+                timed_out,
+                extra_smazzate=len(finished.earlier),
+                lots=f"{state.seed}:{first_table}",
+            ).winner
         if winner is None:
             return finished.as_earlier()
         return scored(finished, state.settings.table(), winner=winner, knockout=True)
