@@ -101,3 +101,35 @@ def test_joins_per_connection_are_limited(tmp_path: Path) -> None:
             return accepted
 
     assert 10 <= asyncio.run(scenario()) <= 12
+
+
+def test_joins_per_account_are_limited_over_its_sockets(tmp_path: Path) -> None:
+    """16 sockets of one account drew 16 connections' worth of snapshots (issue 19, M5, the
+    black-box re-test: about 160 in a burst); their joins now share the account's budget."""
+
+    async def scenario() -> tuple[int, int]:
+        async with running_app(tmp_path) as app:
+            headers, user = await _user(app)
+            created = await app.http.post(
+                "/api/tables", json={"players": 2, "smazzate": 1, "seat": 0}, headers=headers
+            )
+            actor = await app.hub.table(created.json()["id"])
+            conns = [app.hub.connect(user) for _ in range(16)]
+            accepted = 0
+            for conn in conns:
+                assert conn is not None
+                for _ in range(10):  # each connection within its own burst of 10
+                    try:
+                        await actor.call(commands.Join(conn))
+                        accepted += 1
+                    except ProtocolError as error:
+                        assert error.code is ErrorCode.RATE_LIMITED
+            _, other = await _user(app)
+            theirs = app.hub.connect(other)
+            assert theirs is not None
+            await actor.call(commands.Join(theirs))  # another account is not held by it
+            return accepted, len(conns)
+
+    accepted, sockets = asyncio.run(scenario())
+    assert sockets == 16
+    assert 30 <= accepted <= 32, accepted  # the account's burst, not 16 x 10

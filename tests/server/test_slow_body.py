@@ -96,6 +96,8 @@ def test_a_whole_oversize_body_gets_413(server: LiveServer) -> None:
     )
     assert answer.status_code == 413
     assert answer.json()["error"] == "too_large" and answer.json()["message"]
+    assert answer.headers["x-frame-options"] == "DENY"  # the app's headers, below the app too
+    assert answer.headers["x-content-type-options"] == "nosniff"
 
 
 def test_a_chunked_body_that_grows_past_the_limit_is_refused(server: LiveServer) -> None:

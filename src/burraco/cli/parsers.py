@@ -357,6 +357,12 @@ def add_serve_parser(commands: Commands) -> None:
         help="table joins (each answered with a snapshot) per connection a minute (60)",
     )
     parser.add_argument(
+        "--account-joins-per-minute",
+        type=float,
+        default=120.0,
+        help="table joins one account may make a minute, over all its sockets (120)",
+    )
+    parser.add_argument(
         "--header-timeout",
         type=float,
         default=10.0,

@@ -43,6 +43,9 @@ class ServerConfig:
     joins_per_minute: float = 60.0
     """Joins (each answered with a snapshot or a resend) per connection (bursts of 10, or
     three seconds' worth)."""
+    joins_per_minute_per_account: float = 120.0
+    """Joins per account over all its sockets (bursts of 30): 16 sockets must not draw 16
+    connections' worth of snapshots (issue 19, M5)."""
     messages_per_second: float = 20.0
     """Per connection, sustained; bursts up to three times as many."""
     login_attempts_per_minute: float = 10.0

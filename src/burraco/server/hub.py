@@ -83,6 +83,9 @@ class Hub:
         rate = config.chats_per_minute_per_account / 60
         self.chat_limits: Limiter = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
         """Chat lines per account, over all its sockets (issue 19, M5)."""
+        rate = config.joins_per_minute_per_account / 60
+        self.join_limits: Limiter = RateLimiter(rate=rate, burst=max(10.0, 15 * rate))
+        """Joins per account, over all its sockets (issue 19, M5: each is a snapshot)."""
 
     async def recover(self) -> int:
         """Resume every table that was open or in play when the server stopped. In a cluster

@@ -27,6 +27,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from burraco.errors import ErrorCode
 from burraco.server.errors import http_body, http_status
+from burraco.server.headers import SECURITY_HEADERS
 
 
 class HeaderDeadline(HttpToolsProtocol):
@@ -157,7 +158,9 @@ def _raw_response(code: ErrorCode, message: str) -> bytes:
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
         "content-type: application/json\r\n"
         f"content-length: {len(body)}\r\n"
-        "connection: close\r\n\r\n"
+        "connection: close\r\n"
+        + "".join(f"{name.decode()}: {value.decode()}\r\n" for name, value in SECURITY_HEADERS)
+        + "\r\n"
     )
     return head.encode("ascii") + body
 

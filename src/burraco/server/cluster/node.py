@@ -236,6 +236,12 @@ class Cluster:
             hub.chat_limits = SharedLimiter(
                 self.bus.redis, prefix, rate=chats.rate, burst=chats.burst
             )
+        joins = hub.join_limits
+        if isinstance(joins, RateLimiter):
+            prefix = self.bus.key("limit", "join")
+            hub.join_limits = SharedLimiter(
+                self.bus.redis, prefix, rate=joins.rate, burst=joins.burst
+            )
         state = None if self.app is None else getattr(self.app, "state", None)
         logins = None if state is None else getattr(state, "login_limiter", None)
         if state is not None and isinstance(logins, RateLimiter):

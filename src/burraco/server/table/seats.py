@@ -58,6 +58,8 @@ class SeatsMixin(TableCore):
         conn, last_seq = command.conn, command.last_seq
         if not conn.joins.take():  # each join is answered with a snapshot or a resend: M5
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many joins; wait a moment")
+        if not await self.hub.join_limits.check(f"user:{conn.user.id}"):
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many joins from this account")
         seat = self.seat_of(conn.user)
         if (
             seat is None
