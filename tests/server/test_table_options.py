@@ -31,6 +31,7 @@ REFUSED: list[dict[str, Any]] = [
     {"options": {"target_score": 2**62}, "smazzate": None},
     {"options": {"target_score": 99}, "smazzate": None},
     {"options": {"target_score": 10006}, "smazzate": None},
+    {"options": {"players": 4}},  # the table's players decide (it played 2, kept "4")
 ]
 
 

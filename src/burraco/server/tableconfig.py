@@ -56,6 +56,10 @@ class TableConfig:
 
     def ruleset(self) -> Rules:
         overrides = {k: coerce_option(k, v) for k, v in self.options.items()}
+        if "players" in overrides and overrides["players"] != self.players:
+            # The table's own ``players`` decides; an option saying otherwise was kept in the
+            # settings while the table played with the other number (issue 19, re-test).
+            raise RulesError("the number of players is the table's players, not an option")
         overrides["players"] = self.players
         if self.target is not None:
             overrides["target_score"] = self.target
