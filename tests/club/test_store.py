@@ -193,3 +193,27 @@ def test_a_club_name_that_reads_like_another_is_refused(
             assert (await svc.create_club(ANNA, "Ć1")).name == "Ć1"  # an accent shows
 
     asyncio.run(run())
+
+
+def test_a_platform_account_founds_clubs_only_while_it_runs_few(sqlite_url: str) -> None:
+    """One account founded 25 clubs (issue 19, the black-box re-test): past MAX_CLUBS_RUN
+    clubs it is an officer of, founding another is refused; the console is not limited."""
+    from burraco.club.clubs import MAX_CLUBS_RUN
+
+    async def run() -> None:
+        store = await Store.open(sqlite_url)
+        try:
+            svc = ClubService(store)
+            user = await store.create_user("founder", None)
+            founder = Actor("founder", user.id)
+            for number in range(MAX_CLUBS_RUN):
+                await svc.create_club(founder, f"Circolo {number}")
+            with pytest.raises(ClubError) as refused:
+                await svc.create_club(founder, "Circolo in più")
+            assert refused.value.detail == "too_many_clubs", refused.value
+            assert len(await svc.clubs()) == MAX_CLUBS_RUN
+            await svc.create_club(ANNA, "Circolo della console")
+        finally:
+            await store.close()
+
+    asyncio.run(run())

@@ -15,6 +15,10 @@ from .access import Access, Actor, Part, Role, member_row, role_of
 from .checks import check_email, check_name, clean, suggest
 from .errors import ClubError, bad, conflict, not_found
 
+MAX_CLUBS_RUN = 5
+"""Clubs a platform account may be an officer of and still found another (issue 19: one
+account founded 25); the console (``burraco club``) has no such limit."""
+
 
 class Clubs(Part):
     """Clubs and members (part of ``ClubService``)."""
@@ -49,6 +53,15 @@ class Clubs(Part):
         # No ``operation``: there is no club to look up yet, and whoever founds it is its
         # officer.
         async with self.db.write() as tx:
+            if actor.user_id is not None:
+                runs = [c for c, m in await tx.clubs_of_user(actor.user_id) if m.officer]
+                if len(runs) >= MAX_CLUBS_RUN:
+                    raise conflict(
+                        f"you are already an officer of {len(runs)} clubs (a platform account"
+                        f" founds a club only while it runs fewer than {MAX_CLUBS_RUN})",
+                        "too_many_clubs",
+                        limit=MAX_CLUBS_RUN,
+                    )
             key = club_name_key(name)
             same = [c for c in await tx.clubs() if club_name_key(c.name) == key]
             if same or await tx.club_by_name(name) is not None:
