@@ -217,3 +217,21 @@ def test_a_platform_account_founds_clubs_only_while_it_runs_few(sqlite_url: str)
             await store.close()
 
     asyncio.run(run())
+
+
+def test_a_calendar_from_a_first_evening_past_any_date_is_refused(sqlite_url: str) -> None:
+    """Weeks were counted from ``first`` before it was checked against the season: from a
+    date near year 9999 that overflowed (a 500, issue 19). It is refused first, as any date
+    outside the season."""
+
+    async def run() -> None:
+        async with service(sqlite_url) as svc:
+            club = await svc.create_club(ANNA, "Circolo")
+            season = await svc.create_season(
+                ANNA, club.id, "Autunno", starts_on=date(2026, 9, 1), ends_on=date(2026, 12, 31)
+            )
+            with pytest.raises(ClubError) as refused:
+                await svc.create_calendar(ANNA, season.id, first=date(9999, 12, 30), count=60)
+            assert refused.value.detail == "date_outside_season", refused.value
+
+    asyncio.run(run())
