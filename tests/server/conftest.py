@@ -38,6 +38,7 @@ PLAY_SETTINGS: dict[str, Any] = {
     "chats_per_minute_per_account": 100_000.0,
     "chats_per_minute_per_table": 100_000.0,
     "joins_per_minute": 100_000.0,
+    "joins_per_minute_per_account": 100_000.0,
 }
 
 

@@ -28,6 +28,7 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
         "disconnect_grace": GRACE,
         "presence_quiet_seconds": QUIET,
         "joins_per_minute": 60_000.0,
+        "joins_per_minute_per_account": 60_000.0,
         "messages_per_second": 10_000.0,
         "login_attempts_per_minute": 60_000.0,
     }

@@ -406,6 +406,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         chats_per_minute_per_account=6_000_000.0,  # so are the chat and join limits
         chats_per_minute_per_table=6_000_000.0,
         joins_per_minute=6_000_000.0,
+        joins_per_minute_per_account=6_000_000.0,
         disconnect_grace=600.0,
     ) as running:
         yield running

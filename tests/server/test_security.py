@@ -87,6 +87,7 @@ SETTINGS: dict[str, Any] = {
     "chats_per_minute_per_account": 60_000.0,
     "chats_per_minute_per_table": 60_000.0,
     "joins_per_minute": 60_000.0,
+    "joins_per_minute_per_account": 60_000.0,
     "disconnect_grace": 600.0,
 }
 

@@ -35,6 +35,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         send_deadline_seconds=DEADLINE,
         messages_per_second=100_000.0,
         joins_per_minute=6_000_000.0,
+        joins_per_minute_per_account=6_000_000.0,
         chats_per_minute_per_account=6_000_000.0,
         chats_per_minute_per_table=6_000_000.0,
         disconnect_grace=600.0,
