@@ -23,6 +23,27 @@ def _refused(response: httpx.Response, status: int, code: str) -> str:
     return message
 
 
+SIT_AND_GO = {
+    "name": "Bots",
+    "start": "sitgo",
+    "size": 8,
+    "system": "danish",
+    "rounds": 1,
+    "smazzate": 1,
+    "between_smazzate": 0,
+}
+
+
+async def _registered(app: InProcess, name: str) -> dict[str, str]:
+    """A registered person's bearer header (tournaments and bot accounts are not for guests)."""
+    response = await app.http.post(
+        "/api/register", json={"name": name, "password": "a good password"}
+    )
+    assert response.status_code == 201, response.text
+    app.http.cookies.clear()
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
 async def _tables(app: InProcess) -> int:
     return len(app.hub.tables)
 
@@ -102,25 +123,11 @@ def test_a_table_nobody_seated_ever_opens_ends_with_no_winner(tmp_path: Path) ->
 
 
 def test_bots_in_a_tournament_are_bounded(tmp_path: Path) -> None:
-    settings = {
-        "name": "Bots",
-        "start": "sitgo",
-        "size": 8,
-        "system": "danish",
-        "rounds": 1,
-        "smazzate": 1,
-        "between_smazzate": 0,
-    }
 
     async def scenario() -> None:
         async with running_app(tmp_path, max_tournament_bots=4) as app:
-            response = await app.http.post(
-                "/api/register", json={"name": "organiser", "password": "a good password"}
-            )
-            assert response.status_code == 201, response.text
-            app.http.cookies.clear()
-            user = {"Authorization": f"Bearer {response.json()['token']}"}
-            created = await app.http.post("/api/tournaments", json=settings, headers=user)
+            user = await _registered(app, "organiser")
+            created = await app.http.post("/api/tournaments", json=SIT_AND_GO, headers=user)
             assert created.status_code == 201, created.text
             path = f"/api/tournaments/{created.json()['id']}/bots"
             added = await app.http.post(path, json={"level": "greedy", "count": 3}, headers=user)
@@ -139,32 +146,18 @@ def test_an_organiser_cannot_add_up_many_tournaments_of_bots(tmp_path: Path) -> 
     """Bots are bounded over all of an organiser's tournaments not finished, and so is the
     number of such tournaments (issue 19, M1: 16 bots per tournament times any number of
     Sit&Gos was hundreds of bot tables for one account)."""
-    settings = {
-        "name": "Bots",
-        "start": "sitgo",
-        "size": 8,
-        "system": "danish",
-        "rounds": 1,
-        "smazzate": 1,
-        "between_smazzate": 0,
-    }
 
     async def scenario() -> None:
         async with running_app(
             tmp_path, max_tournament_bots=4, max_organiser_bots=6, max_tournaments_per_user=3
         ) as app:
-            response = await app.http.post(
-                "/api/register", json={"name": "organiser", "password": "a good password"}
-            )
-            assert response.status_code == 201, response.text
-            app.http.cookies.clear()
-            user = {"Authorization": f"Bearer {response.json()['token']}"}
+            user = await _registered(app, "organiser")
             paths = []
             for _ in range(3):
-                created = await app.http.post("/api/tournaments", json=settings, headers=user)
+                created = await app.http.post("/api/tournaments", json=SIT_AND_GO, headers=user)
                 assert created.status_code == 201, created.text
                 paths.append(f"/api/tournaments/{created.json()['id']}/bots")
-            refused = await app.http.post("/api/tournaments", json=settings, headers=user)
+            refused = await app.http.post("/api/tournaments", json=SIT_AND_GO, headers=user)
             assert "3 tournaments not finished" in _refused(refused, 429, "too_many_tables")
             assert refused.json()["detail"] == {"code": "tournaments", "params": {"limit": 3}}
             bots = {"level": "greedy", "count": 3}
@@ -226,12 +219,7 @@ def test_a_bot_account_sits_at_the_tables_it_creates(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with running_app(tmp_path) as app:
-            made = await app.http.post(
-                "/api/register", json={"name": "owner", "password": "a good password"}
-            )
-            assert made.status_code == 201, made.text
-            app.http.cookies.clear()
-            owner = {"Authorization": f"Bearer {made.json()['token']}"}
+            owner = await _registered(app, "owner")
             bot = await app.http.post("/api/account/bots", json={"name": "robo"}, headers=owner)
             assert bot.status_code in (200, 201), bot.text
             robo = {"Authorization": f"Bearer {bot.json()['token']}"}

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from burraco.store.club import ClubInfo, ClubTx, MemberInfo
-from burraco.store.names import club_name_key, marks_problem, reads_as_latin, scripts_of
+from burraco.store.names import club_name_key, has_hidden_marks, reads_as_latin, scripts_of
 
 from . import calendar as cal
 from .access import Access, Actor, Part, Role, member_row, role_of
@@ -39,9 +39,12 @@ class Clubs(Part):
         if not 1 <= len(name) <= 80:
             raise bad("a club's name has 1 to 80 characters", "club_name")
         # A club's name could pass for another's as a person's could (issue 19, M9).
-        problem = marks_problem(name)
-        if problem is not None:
-            raise bad(f"a club's name has {problem.removeprefix('no ')}", "club_name_marks")
+        if has_hidden_marks(name):
+            raise bad(
+                "a club's name has no invisible or combining marks: write an accented letter"
+                " as one",
+                "club_name_marks",
+            )
         if len(scripts_of(name)) > 1 or reads_as_latin(name):
             raise bad(
                 "a club's name is written in one alphabet, and not in letters that look Latin",

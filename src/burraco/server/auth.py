@@ -13,7 +13,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from burraco.errors import ErrorCode, ServiceError
 from burraco.store import NameTaken, Store, UserInfo
-from burraco.store.names import marks_problem, reads_as_latin, scripts_of
+from burraco.store.names import has_hidden_marks, reads_as_latin, scripts_of
 
 SESSION_COOKIE: Final = "burraco_session"
 NAME_PATTERN: Final = re.compile(r"[\w.\-]{3,24}")
@@ -69,7 +69,7 @@ def look_alike_problem(name: str) -> str | None:
     of letters that look Latin (``Сара``, all Cyrillic, reads as ``Capa``); digits are ASCII;
     and nothing may look like a guest's name (``Ospite_123``, ``0spite-1``). Scripts and
     look-alike letters come from the ``confusable_homoglyphs`` package (Unicode's data)."""
-    if marks_problem(name) is not None:
+    if has_hidden_marks(name):
         return "a name has no combining or invisible marks: write an accented letter as one"
     if any(c.isdigit() and not c.isascii() for c in name):
         return "the digits of a name are 0 to 9"

@@ -1,13 +1,15 @@
-"""What a name looks like: the key under which two names that a reader cannot tell apart are
-one name (issue 19, M9).
+"""What a name looks like (issue 19, M9): the checks that refuse a name (an account's, a
+club's) that could pass for another, and the key under which two names a reader cannot tell
+apart are one name.
 
-Names are already refused when they mix scripts or use look-alike letters of another script
-(``server/auth.py``); what is left are the look-alikes inside the letters a name may use. They
-come from Unicode's confusables (UTS #39, as the ``confusable-homoglyphs`` data lists them for
-ASCII): ``I``, ``1`` and ``|`` look like ``l``; ``0`` like ``O`` (and like ``o`` among small
-letters); ``rn`` like ``m``; and a few Latin letters like ASCII ones (dotless ``ı`` like
-``i``, ``æ`` like ``ae``, ...). The
-skeleton replaces them by one letter each, so ``GiuIia12345`` (capital i) and ``Giulia12345``
+A name that hides marks, mixes scripts or is written in letters of another script that look
+Latin is refused (``has_hidden_marks``, ``scripts_of``, ``reads_as_latin``; the policy for
+accounts is ``server/auth.py``'s, for clubs ``club/clubs.py``'s). What is left are the
+look-alikes inside the letters a name may use. They come from Unicode's confusables (UTS #39,
+as the ``confusable-homoglyphs`` data lists them for ASCII): ``I``, ``1`` and ``|`` look like
+``l``; ``0`` like ``O`` (and like ``o`` among small letters); ``rn`` like ``m``; and a few Latin
+letters like ASCII ones (dotless ``ı`` like ``i``, ``æ`` like ``ae``, ...). The skeleton
+replaces them by one letter each, so ``GiuIia12345`` (capital i) and ``Giulia12345``
 have the same skeleton, and so have ``Arnold`` and ``Amold``. As in UTS #39 the skeleton keeps
 the case (``Ilaria`` reads as ``llaria``, not as ``Llaria``); names differing only in case are
 one name already (``users.name_key``). It is stored with the account (``users.name_skeleton``,
@@ -52,12 +54,10 @@ INVISIBLE: Final = frozenset(
 string that reads the same."""
 
 
-def marks_problem(text: str) -> str | None:
-    """Why ``text`` holds a mark that changes it without showing, or None: combining marks
-    that NFKC left uncomposed, format characters, invisible letters."""
-    if any(unicodedata.category(c) in ("Mn", "Me", "Cf") or c in INVISIBLE for c in text):
-        return "no combining or invisible marks: write an accented letter as one"
-    return None
+def has_hidden_marks(text: str) -> bool:
+    """Whether ``text`` holds a mark that changes it without showing: a combining mark that
+    NFKC left uncomposed, a format character, an invisible letter."""
+    return any(unicodedata.category(c) in ("Mn", "Me", "Cf") or c in INVISIBLE for c in text)
 
 
 def scripts_of(text: str) -> list[str]:

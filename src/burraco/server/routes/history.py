@@ -16,11 +16,9 @@ from burraco.errors import ErrorCode
 
 from .. import errors
 from ..replay import replay_json
-from ..tournament.samecards import hidden
+from ..tournament.samecards import HIDDEN, hidden
 from .deps import HubDep, QueryId, current_user
 from .models import ERROR_SCHEMA, INVALID, MatchOut, ReplayOut, answers
-
-HIDDEN = "the other tables of this same-cards round are still playing its cards"
 
 
 async def record(table_id: str, hub: HubDep, match: QueryId = 1) -> Response:

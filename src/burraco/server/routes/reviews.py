@@ -13,11 +13,9 @@ from burraco.store import ReviewRow, ReviewStatus, ReviewStore
 
 from ..hub import Hub
 from ..reviews import ReviewRefused
-from ..tournament.samecards import hidden
+from ..tournament.samecards import HIDDEN, hidden
 from .deps import CurrentUser, HubDep, QueryId, user_from
 from .models import INVALID, ReviewOut, ReviewsOut, answers
-
-HIDDEN = "the other tables of this same-cards round are still playing its cards"
 
 MAX_SEAT = 1000
 """A seat past any table's (a seat that is not at the table is ``no_such_seat``)."""

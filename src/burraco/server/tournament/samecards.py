@@ -49,6 +49,10 @@ def committed(deals: RoundDeals, number: int) -> CommittedDeck:
     return CommittedDeck(deal.deck, deal.salt, deal.commitment)
 
 
+HIDDEN = "the other tables of this same-cards round are still playing its cards"
+"""Why a hidden table's record, replay or reviews are refused (``same_cards_hidden``)."""
+
+
 async def hidden(store: Store, table_id: str) -> bool:
     """Whether ``table_id`` is a table of a same-cards round still being played somewhere
     (then it may not be watched, nor its record read)."""
