@@ -8,6 +8,10 @@ brackets and tie-breaks, forfeits, MP, VP and standings); this module only decid
 (registration closes, the tournament starts, a round's last table finishes) and does the I/O
 (server tables, the store, the watchers' messages: ``server.tournament``). docs/tournaments.md,
 "Online tournaments", describes the behaviour; docs/protocol.md the messages.
+
+It stays one module of about 650 lines: registration, the scheduler, views and pushes already
+live in ``server.tournament``; what is left is the manager's one lock and the life of a
+tournament under it (create, start, a round, its end), which read best together.
 """
 
 from __future__ import annotations
