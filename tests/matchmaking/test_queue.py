@@ -59,6 +59,22 @@ def test_bots_fill_only_for_those_who_allowed_them_once_their_wait_is_over() -> 
     assert len(queue) == 2
 
 
+def test_a_group_put_back_waits_again_with_its_first_time() -> None:
+    """The server puts back a group whose table could not be opened: each entry keeps the
+    time it joined (its bots still come after its own wait), and nobody is queued twice."""
+    queue = Queue(2, S)
+    queue.add(one(1, 1500, since=0, bots_after=10), 0)
+    (group,) = queue.tick(11)
+    assert len(queue) == 0
+    for seeker in group.seekers:
+        queue.put_back(seeker)
+    assert [s.since for s in queue.waiting()] == [0]
+    with pytest.raises(QueueError):
+        queue.put_back(group.seekers[0])
+    (again,) = queue.tick(12)  # its wait is still over: bots at once
+    assert again.bots == 1 and len(queue) == 0
+
+
 def test_a_pair_sits_as_partners_opposite() -> None:
     queue = Queue(4, S)
     queue.add(Seeker(10, (10, 11), 1500, 0), 0)

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .inprocess import InProcess, running_app
 
 Json = dict[str, Any]
@@ -85,6 +87,72 @@ def test_bots_fill_after_the_wait_a_player_allowed(tmp_path: Path) -> None:
             assert info["seats"][0]["name"] == "Carla"
             assert [s["bot"] for s in info["seats"]][1:] == ["heuristic"] * 3
             assert info["status"] == "playing"
+
+    asyncio.run(scenario())
+
+
+class FailsOnce:
+    """``hub.open_seated_table`` that fails on its first call (a store that is briefly away),
+    then opens tables as before."""
+
+    def __init__(self, app: InProcess) -> None:
+        self.real = app.hub.open_seated_table
+        self.calls = 0
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> str:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("the store is away")
+        return await self.real(*args, **kwargs)
+
+
+def test_a_table_that_cannot_be_opened_loses_nobody_from_the_queue(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A failure to open the table a group found used to drop its players from the queue
+    without a word (their page went back to the form as if they had cancelled). Now they wait
+    again in their places and the next tick tries again; a request that completed the group
+    fails with the error and leaves its sender out of the queue, the others still wait."""
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            carla = await register(app, "Carla")
+            opener = FailsOnce(app)
+            app.hub.open_seated_table = opener  # type: ignore[method-assign]
+            assert (await quick(app, carla, players=3, bots_after=1))["status"] == "waiting"
+
+            async def seated() -> bool:
+                got = (await app.http.get("/api/quickplay", headers=carla)).json()
+                assert got["status"] in ("waiting", "seated"), got
+                return bool(got["status"] == "seated")
+
+            await app.until(seated, timeout=15)
+            assert opener.calls == 2
+            assert "no table could be opened for" in caplog.text
+
+            # The request that completes a group: its sender is told, the other still waits.
+            anna, bruno = await register(app, "Anna"), await register(app, "Bruno")
+            app.hub.open_seated_table = FailsOnce(app)  # type: ignore[method-assign]
+            assert (await quick(app, anna, players=2))["status"] == "waiting"
+            anna_user = await app.hub.store.user_by_name("Anna")
+            bruno_user = await app.hub.store.user_by_name("Bruno")
+            assert anna_user is not None and bruno_user is not None
+            with pytest.raises(RuntimeError, match="the store is away"):
+                await app.hub.quickplay.join(
+                    bruno_user,
+                    players=2,
+                    rules="italian",
+                    clock="none",
+                    rated=True,
+                    bots_after=None,
+                    partner=None,
+                )
+            assert app.hub.quickplay.status_of(bruno_user.id) == {"status": "idle"}
+            assert app.hub.quickplay.status_of(anna_user.id)["status"] == "waiting"
+            found = await quick(app, bruno, players=2)
+            assert found["status"] == "seated"
+            names = [s["name"] for s in (await table(app, found["table"]))["seats"]]
+            assert sorted(names) == ["Anna", "Bruno"]
 
     asyncio.run(scenario())
 

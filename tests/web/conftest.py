@@ -12,13 +12,14 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = os.environ.get("BURRACO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -182,3 +183,29 @@ def pages(browser: Browser, server: Server) -> Iterator[Pages]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "seed(n): the server's --test-seed for this test")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed browser test shows the end of its server's log (warnings, errors and their
+    tracebacks), so that a failure seen only in CI can be read there."""
+    report = yield
+    if not report.failed:
+        return report
+    funcargs = getattr(item, "funcargs", {})
+    running = funcargs.get("server")
+    if isinstance(running, Server) and running.log.exists():
+        tail = running.log.read_text(errors="replace")[-6000:]
+        report.sections.append(("server log (last 6000 characters)", tail or "(empty)"))
+    made = funcargs.get("pages")
+    if report.when == "call" and isinstance(made, Pages):
+        for number, context in enumerate(made.contexts):
+            for page in context.pages:
+                try:
+                    shown = page.evaluate("() => document.body.innerText.slice(0, 1500)")
+                except PlaywrightError as error:  # a closed page: say so, keep the report
+                    shown = f"(not readable: {error.message})"
+                report.sections.append((f"page {number} at {page.url}", shown))
+    return report

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, Request, expect
+from playwright.sync_api import ConsoleMessage, Page, Request, Route, expect
 
 from .conftest import Pages, Server
 
@@ -142,6 +142,42 @@ def test_one_click_makes_a_guest_and_opens_the_lobby(pages: Pages) -> None:
     expect(page.locator(".lobby-screen")).to_be_visible()
     expect(page.locator(".lobby-top .user-name")).to_contain_text("Ospite")
     assert errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_lobby_does_not_move_when_its_first_news_arrives(
+    pages: Pages, width: int, height: int
+) -> None:
+    """The lobby's controls stay where they were first drawn: the presence line ("3 in linea ·
+    ...") arrives with the first refresh and used to push every panel down by a line, so a click
+    made as the lobby appeared (a person's, or a browser test's) landed on another control (the
+    players' radio "did not change its state" in CI)."""
+    page = pages.new(width=width, height=height)
+    page.goto("/")
+    held: list[Route] = []  # the lobby's presence answers wait until the lobby is measured
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/presence", hold)
+    page.locator('[data-cmd="guest"]').click()
+    page.wait_for_selector(".lobby-screen .create-form")
+    tops = """() => ['.lobby-grid', '.create-form input[name="players"][value="3"]',
+        '.panel.quickplay [data-cmd="qp-join"]'].map(
+        (s) => Math.round(document.querySelector(s).getBoundingClientRect().top))"""
+    first = page.evaluate(tops)
+    page.wait_for_timeout(300)  # the other first answers (lists, quick play, friends)
+    assert page.evaluate(tops) == first
+    for _ in range(200):  # the lobby asks for presence after its lists: at most 10 s
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for the presence line"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/presence")
+    expect(page.locator(".lobby-presence")).to_contain_text("in linea")
+    assert page.evaluate(tops) == first
 
 
 def test_watch_makes_a_guest_and_opens_the_table_as_a_spectator(

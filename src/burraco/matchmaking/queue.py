@@ -95,6 +95,13 @@ class Queue:
         self._insert(seeker)
         return self._try(seeker, now, bots=False)
 
+    def put_back(self, seeker: Seeker) -> None:
+        """Queue again an entry a group had taken (its table could not be opened), with the
+        time it first joined: it keeps its wait and its place."""
+        if seeker.key in self._by_key or self._members & set(seeker.members):
+            raise QueueError("already waiting in this queue")
+        self._insert(seeker)
+
     def remove(self, user_id: int) -> Seeker | None:
         """Take ``user_id``'s entry out (a pair's goes as a whole); None if he was not there."""
         for seeker in self._by_key.values():

@@ -130,7 +130,7 @@ class QuickPlay:
             for member in members:
                 self.where[member] = key
             if group is not None:
-                await self._open(key, group)
+                await self._open(key, group, asked_by=members)
             return self.status_of(user.id)
 
     async def leave(self, user: UserInfo) -> dict[str, Any]:
@@ -217,17 +217,29 @@ class QuickPlay:
             absent="forfeit" if key.rated and key.players != 3 else "bot",
         )
 
-    async def _open(self, key: QueueKey, group: Group) -> None:
-        """A started table for ``group``; its players are told where to go."""
+    async def _open(self, key: QueueKey, group: Group, *, asked_by: tuple[int, ...] = ()) -> None:
+        """A started table for ``group``; its players are told where to go. If the table cannot
+        be opened, nobody of the group is lost: they wait again in the queue, in their places,
+        except ``asked_by``, whose request (it completed the group) fails with the error."""
         seats = group.seats(key.players)
         users = [user for user in seats if user is not None]
+        try:
+            table_id = await self.hub.open_seated_table(
+                self._config(key),
+                [(user, None if user is not None else FILL_BOT) for user in seats],
+                created_by=users[0],
+            )
+        except BaseException:
+            queue = self.queues[key]
+            for seeker in group.seekers:
+                if set(seeker.members) & set(asked_by):
+                    for member in seeker.members:
+                        self.where.pop(member, None)
+                else:
+                    queue.put_back(seeker)
+            raise
         for user in users:
             self.where.pop(user, None)
-        table_id = await self.hub.open_seated_table(
-            self._config(key),
-            [(user, None if user is not None else FILL_BOT) for user in seats],
-            created_by=users[0],
-        )
         found = messages.quickplay_found(table_id)
         for user in users:
             self.seated[user] = table_id
@@ -239,7 +251,11 @@ class QuickPlay:
             now = self.now()
             for key, queue in list(self.queues.items()):
                 for group in queue.tick(now):
-                    await self._open(key, group)
+                    try:
+                        await self._open(key, group)
+                    except Exception:  # they wait again (see _open); the next tick tries again
+                        members = [m for seeker in group.seekers for m in seeker.members]
+                        log.exception("quick play: no table could be opened for %s", members)
 
     async def _run(self) -> None:
         while True:
