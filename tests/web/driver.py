@@ -9,7 +9,7 @@ import time
 from collections import Counter
 from typing import Any, ClassVar
 
-from playwright.sync_api import Error, Locator, Page, Position
+from playwright.sync_api import Page, Position
 
 STATE_JS = """() => {
   const root = document.querySelector('.table-screen');
@@ -298,18 +298,3 @@ def create_table(
     page.wait_for_selector(".felt")
     table: str = page.evaluate("() => new URLSearchParams(location.search).get('table')")
     return table
-
-
-def choose(radio: Locator, attempts: int = 3) -> None:
-    """Check a radio button of a form that may be drawn again under the click (the lobby's
-    form is rebuilt when a choice changes other fields): Playwright then reports that the
-    click "did not change its state" on the element it held; the locator finds the new one."""
-    for attempt in range(attempts):
-        try:
-            radio.check(force=True)
-            return
-        except Error:
-            if attempt == attempts - 1:
-                raise
-            if radio.is_checked():
-                return
