@@ -278,6 +278,28 @@ def test_members_cannot_change_the_calendar_or_fees(club: Club) -> None:
     assert club.officer.ok(club.officer.get(f"/seasons/{club.season_id}")) == before
 
 
+def test_an_empty_change_changes_nothing_and_still_needs_an_officer(club: Club) -> None:
+    """PATCH {} on each club resource: the officer gets it back as it is (an empty season
+    change was an UPDATE with no columns and a 500, found by a black-box test), a member is
+    refused as for any change."""
+    bruno = next(
+        m
+        for m in club.officer.ok(club.officer.get(f"/clubs/{club.club_id}/members"))
+        if m["name"] == "Bruno"
+    )
+    paths = {
+        f"/clubs/{club.club_id}": f"/clubs/{club.club_id}",
+        f"/clubs/{club.club_id}/members/{bruno['id']}": f"/clubs/{club.club_id}/members",
+        f"/seasons/{club.season_id}": f"/seasons/{club.season_id}",
+        f"/evenings/{club.yesterday}": f"/evenings/{club.yesterday}",
+    }
+    for path, shown in paths.items():
+        before = club.officer.ok(club.officer.get(shown))
+        club.officer.ok(club.officer.patch(path, {}))
+        refused(club.member.patch(path, {}), 403, "forbidden")
+        assert club.officer.ok(club.officer.get(shown)) == before, path
+
+
 def test_late_checkin_needs_an_officer_and_a_reason(club: Club) -> None:
     # Yesterday's window is over: a member cannot register himself, even giving a reason.
     refused(

@@ -49,6 +49,8 @@ class Seasons(Part):
         season's others."""
         values = checked_settings(settings)
         async with self.operation(actor, season_id=season_id) as op:
+            if not values:  # an empty change (PATCH {}): the season as it is, no audit line
+                return op.season
             old = op.season.settings
             new = replaced_settings(old, values)
             outside = [
