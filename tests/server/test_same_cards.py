@@ -276,3 +276,59 @@ def test_a_same_cards_round_goes_on_with_its_decks_after_a_kill(tmp_path: Path) 
         resumed = re.search(r"ready \((\d+) tables resumed\)", second.log())
         assert resumed is not None and int(resumed.group(1)) >= 1  # round 2 was being played
         assert second.traceback_free(), second.log()
+
+
+def test_a_finished_table_of_a_round_still_played_stays_out_of_exports_and_lists(
+    tmp_path: Path,
+) -> None:
+    """A player whose table of a same-cards round is over must not read its deck while the
+    round's other tables still play it (a black-box test read the deal of the table next door
+    through GET /api/account/export): his export withholds that record and his list of matches
+    leaves it out until the round is over (its totals tell of the cards); then both show it."""
+    asyncio.run(_exported(tmp_path))
+
+
+async def _exported(tmp_path: Path) -> None:
+    # Bots think 0.2 s a move: the bots' table plays on for a while after carla's has ended.
+    async with running_app(tmp_path, bot_delay=0.2) as app:
+        organiser = await app.guest()
+        signed = await app.http.post(
+            "/api/register", json={"name": "carla", "password": "a good password"}
+        )
+        assert signed.status_code == 201, signed.text
+        app.http.cookies.clear()
+        carla = {"Authorization": f"Bearer {signed.json()['token']}"}
+        body = SETTINGS | {"size": 4, "rounds": 1, "smazzate": 1}
+        body |= {"absent": "forfeit", "absent_seconds": 1}
+        tid = (await app.http.post("/api/tournaments", json=body, headers=organiser)).json()["id"]
+        joined = await app.http.post(f"/api/tournaments/{tid}/register", headers=carla)
+        assert joined.status_code == 200, joined.text
+        added = await app.http.post(
+            f"/api/tournaments/{tid}/bots", json={"level": "greedy", "count": 3}, headers=organiser
+        )
+        assert added.status_code == 200, added.text
+
+        async def exported() -> list[dict[str, Any]]:
+            answer = await app.http.get("/api/account/export", headers=carla)
+            assert answer.status_code == 200, answer.text
+            matches: list[dict[str, Any]] = answer.json()["matches"]
+            return matches
+
+        async def carla_lost() -> bool:  # by forfeit: she never came (T14)
+            return bool(await exported())
+
+        await app.until(carla_lost, timeout=60)
+        assert (await view(app, tid))["rounds"][0]["status"] == "playing"
+        (mine,) = await exported()
+        assert mine["record"] is None and mine["withheld"] == "same_cards_hidden", mine
+        listed = (await app.http.get("/api/matches?mine=true", headers=carla)).json()
+        assert all(m["table"] != mine["table"] for m in listed), listed
+
+        async def finished() -> bool:
+            return bool((await view(app, tid))["status"] == "finished")
+
+        await app.until(finished, timeout=240)
+        (mine,) = await exported()
+        assert "deck" in mine["record"] and "withheld" not in mine
+        listed = (await app.http.get("/api/matches?mine=true", headers=carla)).json()
+        assert any(m["table"] == mine["table"] for m in listed), listed

@@ -17,6 +17,7 @@ from burraco.store import AccountStore, AddressTaken, TokenError, UserInfo
 from burraco.store.store import hash_token
 
 from .. import auth
+from ..tournament.samecards import hidden_among
 from .deps import CurrentUser, HubDep, limit_logins, refuse_bot, session_token
 from .models import INVALID, AccountOut, SentOut, answers
 
@@ -234,6 +235,15 @@ async def invitations(body: Invitations, user: CurrentUser, hub: HubDep) -> Resp
 async def export(user: CurrentUser, hub: HubDep) -> Response:
     _registered(user)
     data = await hub.accounts.export(user.id)
+    # A table of a same-cards round still played elsewhere: its record (the deck) waits for the
+    # round's end, as its record and replay do (docs/tournaments.md, "Same cards").
+    withheld = await hidden_among(hub.store, [m["table"] for m in data["matches"]])
+    data["matches"] = [
+        m | {"record": None, "withheld": ErrorCode.SAME_CARDS_HIDDEN.value}
+        if m["table"] in withheld
+        else m
+        for m in data["matches"]
+    ]
     data["ratings"] = [
         {"mode": r.mode.value, "rating": r.rating.shown, "matches": r.matches}
         for r in await hub.ratings.ratings_of(user.id)
