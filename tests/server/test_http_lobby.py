@@ -199,7 +199,22 @@ def test_bots_fill_a_table_and_its_match_starts(server: Server, people: list[Pla
         ({"smazzate": 1, "bots": {"1": "search:iterations=100000000"}}, 422, "no_such_bot"),
         ({"smazzate": 1, "bots": {"1": "search:seconds=3600"}}, 422, "no_such_bot"),
         ({"smazzate": 1, "bots": {"1": "search:seconds=0"}}, 422, "no_such_bot"),
+        # Levels that played only T13's default moves (each turn a traceback) while rated
+        # against the level's anchor, or that only looked like a level (issue 19, black-box):
+        ({"smazzate": 1, "bots": {"1": "greedy:seconds=1"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "random:seconds=2"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "heuristic:seconds=0.5"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": " greedy"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "greedy "}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=1,seconds=2"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=\u0663"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "search:seconds=nan"}}, 422, "no_such_bot"),
+        ({"smazzate": 1, "bots": {"1": "Greedy"}}, 422, "no_such_bot"),
         ({"smazzate": 1, "bots": {"x": "random"}}, 422, "bad_request"),
+        ({"smazzate": 1, "bots": {"1.0": "random"}}, 422, "bad_request"),
+        ({"smazzate": 1, "bots": {"-0": "random"}}, 422, "bad_request"),
+        ({"smazzate": 1, "bots": {"01": "random"}}, 422, "bad_request"),
     ],
 )
 def test_bad_tables_are_refused(
@@ -315,6 +330,8 @@ def test_seat_and_remove_bots(server: Server, people: list[Player]) -> None:
     refused(a.post(path, {"seat": 2, "level": "nobody"}), 422, "no_such_bot")
     refused(a.post(path, {"seat": 2, "level": "cmd:python -c 1"}), 422, "no_such_bot")
     refused(a.post(path, {"seat": 2, "level": "search:depth=99"}), 422, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "heuristic:seconds=1"}), 422, "no_such_bot")
+    refused(a.post(path, {"seat": 2, "level": "greedy "}), 422, "no_such_bot")
     refused(a.post(path, {"seat": 2}), 422, "bad_request")  # the level must be given
     refused(a.post(path, {"seat": 4, "level": "random"}), 422, "bad_request")
     # A bounded thinking time is a level too.

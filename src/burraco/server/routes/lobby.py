@@ -3,13 +3,14 @@ rematch. Each command runs on the table's actor, whose answer is the table's inf
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+import re
+from typing import Annotated, Any
 
 from fastapi import FastAPI
 from pydantic import BaseModel, Field
 
 from burraco.bots import BOT_LEVELS
-from burraco.bots.registry import parse_spec
 from burraco.errors import ErrorCode
 
 from ..hub import Hub
@@ -20,6 +21,10 @@ from .models import LobbyTableOut, TableOut, answers
 
 MAX_BOT_SECONDS = 5.0
 """The longest a bot seated from the lobby may think per move (``search:seconds=S``)."""
+
+
+SeatKey = Annotated[str, Field(pattern=r"^(0|[1-9][0-9]{0,8})$")]
+"""A seat number as a JSON object's key: plain decimal digits ("1", not "1.0", "-0" or "01")."""
 
 
 class NewTable(BaseModel):
@@ -39,7 +44,7 @@ class NewTable(BaseModel):
         False, description="Counts for the ratings: a target or at least 3 smazzate, no guests"
     )
     seat: int | None = Field(0, description="Sit here at once (None: create without sitting)")
-    bots: dict[int, str] = Field(
+    bots: dict[SeatKey, str] = Field(
         default_factory=dict, description="Seats to fill with bots at once: seat -> level"
     )
 
@@ -89,13 +94,14 @@ async def create(body: NewTable, user: CurrentUser, hub: HubDep) -> dict[str, An
         )
     if body.seat is not None and not 0 <= body.seat < body.players:
         raise TableError(ErrorCode.NO_SUCH_SEAT, f"there is no seat {body.seat}")
-    for seat, level in body.bots.items():
+    bots = {int(seat): level for seat, level in body.bots.items()}
+    for seat, level in bots.items():
         check_bot(level)
         if not 0 <= seat < body.players or seat == body.seat:
             raise TableError(ErrorCode.NO_SUCH_SEAT, f"seat {seat} cannot take a bot")
-    actor = await hub.create_table(user, settings, seat=body.seat, bot_seats=len(body.bots))
+    actor = await hub.create_table(user, settings, seat=body.seat, bot_seats=len(bots))
     info: dict[str, Any] = actor.info_json()
-    for seat, level in sorted(body.bots.items()):
+    for seat, level in sorted(bots.items()):
         info = await actor.call(commands.SeatBot(user, seat, level))
     return info
 
@@ -126,28 +132,31 @@ async def rematch(table_id: str, user: CurrentUser, hub: HubDep) -> dict[str, An
     return await table_command(hub, table_id, commands.Rematch(user))
 
 
+_LEVEL = re.compile(r"(?P<name>[a-z]{1,20})(?::seconds=(?P<seconds>[0-9]{1,3}(?:\.[0-9]{1,3})?))?")
+"""A level as the lobby takes it, exactly: its name, and for a level that thinks against the
+clock a time in ASCII digits (``search:seconds=2.5``); no spaces, no other option."""
+
+
 def check_bot(level: str) -> None:
     """A bot level the lobby may seat: a known level, never an outside program (``cmd:``), and
-    no options but a bounded thinking time (other options, such as a number of iterations,
-    could make a bot think without end in the shared worker processes)."""
-    try:
-        name, options = parse_spec(level)
-    except ValueError:
-        name, options = "", {}
-    if name not in BOT_LEVELS or name == "cmd" or len(level) > 64:
+    no options but a bounded thinking time, for a level that takes one (other options, such as a
+    number of iterations, could make a bot think without end in the shared worker processes; a
+    time given to a level without a clock made it fail every turn and play T13's default moves,
+    rated against the level's anchor all the same: issue 19)."""
+    spelled = _LEVEL.fullmatch(level)
+    name = spelled["name"] if spelled else ""
+    if name not in BOT_LEVELS or name == "cmd":
         raise TableError(ErrorCode.NO_SUCH_BOT, f"unknown bot level {level[:64]!r}")
-    seconds = options.pop("seconds", None)
-    if options or (
-        seconds is not None
-        and (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not 0 < seconds <= MAX_BOT_SECONDS
-        )
-    ):
+    assert spelled is not None
+    seconds = spelled["seconds"]
+    if seconds is None:
+        return
+    if "seconds" not in inspect.signature(BOT_LEVELS[name]).parameters:
+        raise TableError(ErrorCode.NO_SUCH_BOT, f"the {name} bot takes no thinking time")
+    if not 0 < float(seconds) <= MAX_BOT_SECONDS:
         raise TableError(
             ErrorCode.NO_SUCH_BOT,
-            f"a bot level takes no options but seconds (at most {MAX_BOT_SECONDS:g})",
+            f"a bot thinks more than 0 and at most {MAX_BOT_SECONDS:g} seconds a move",
         )
 
 
