@@ -78,9 +78,15 @@ def test_report_mute_suspend_and_the_audit_log(tmp_path: Path) -> None:
                 player="Bruno",
                 reason="x",
                 table=table,
-                seq=seq - 1 if False else 999,
+                seq=999,
             )
             assert gone["detail"]["code"] == "no_such_message"
+            # Numbers past 64 bits are refused before the database (they were a 500).
+            huge = await post(
+                app, "/api/reports", anna, 422, player="Bruno", reason="x", table=table, seq=2**63
+            )
+            assert huge["error"] == "bad_request"
+            await post(app, f"/api/admin/reports/{2**63}/close", mara, 422, resolution="x")
             made = await post(
                 app,
                 "/api/reports",

@@ -12,8 +12,8 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from burraco.tournament.season import MAX_BREAK_MINUTES, MAX_NAME, MAX_RULES_NOTE, PRIZE_PLACES
 
-Int64 = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
-"""An integer the databases can store (issue 19, M3: a larger one is a 422, not a 500)."""
+from .deps import Int64
+
 Who = Int64 | str
 """A member: his id, or his name (case does not matter)."""
 

@@ -26,7 +26,7 @@ from .club_json import (
     prizes_json,
     standings_json,
 )
-from .deps import OptionalQueryId, PathId
+from .deps import MAX_ID, OptionalQueryId, PathId
 
 router = APIRouter(prefix="/api/club", tags=["club"])
 
@@ -39,7 +39,9 @@ async def standings(
     season_id: PathId,
     club: Club,
     me: Me,
-    after: int | None = Query(None, ge=0, description="Only the first N finished evenings"),
+    after: int | None = Query(
+        None, ge=0, le=MAX_ID, description="Only the first N finished evenings"
+    ),
 ) -> Json:
     return standings_json(await club.standings(me, season_id, after=after))
 

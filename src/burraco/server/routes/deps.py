@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Final
 
 from fastapi import Depends, Path, Query, Request
+from pydantic import Field
 from starlette.requests import HTTPConnection
 
 from burraco.errors import ErrorCode, ServiceError
@@ -84,6 +85,8 @@ async def limit_logins(request: Request, name: str | None = None) -> None:
 MAX_ID: Final = 2**63 - 1
 """The largest id or number a path or query may give: every database we run on stores 64-bit
 integers, and a larger one must be a 404/422, never a driver's overflow (issue 19, M3)."""
+Int64 = Annotated[int, Field(ge=-MAX_ID - 1, le=MAX_ID)]
+"""An integer of a request's body the databases can store (a larger one is a 422, not a 500)."""
 PathId = Annotated[int, Path(ge=0, le=MAX_ID)]
 """A path's id or number (a club, a season, an evening, a game, a table, a member ...)."""
 QueryId = Annotated[int, Query(ge=0, le=MAX_ID)]

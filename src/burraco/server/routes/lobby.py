@@ -16,7 +16,7 @@ from burraco.errors import ErrorCode
 from ..hub import Hub
 from ..table import TableError, commands
 from ..tableconfig import TABLE_SMAZZATE, TABLE_TARGET, TableConfig
-from .deps import CurrentUser, HubDep
+from .deps import CurrentUser, HubDep, Int64
 from .models import LobbyTableOut, TableOut, answers
 
 MAX_BOT_SECONDS = 5.0
@@ -43,7 +43,7 @@ class NewTable(BaseModel):
     rated: bool = Field(
         False, description="Counts for the ratings: a target or at least 3 smazzate, no guests"
     )
-    seat: int | None = Field(0, description="Sit here at once (None: create without sitting)")
+    seat: Int64 | None = Field(0, description="Sit here at once (None: create without sitting)")
     bots: dict[SeatKey, str] = Field(
         default_factory=dict, description="Seats to fill with bots at once: seat -> level"
     )

@@ -16,7 +16,7 @@ from burraco.errors import ErrorCode, ServiceError
 from burraco.store import Standing, UserInfo
 
 from ..table import commands
-from .deps import CurrentUser, HubDep
+from .deps import MAX_ID, CurrentUser, HubDep, PathId
 from .models import INVALID, answers
 
 Name = Annotated[str, Path(min_length=1, max_length=32)]
@@ -31,7 +31,7 @@ class ReportRequest(BaseModel):
     player: str = Field(min_length=1, max_length=32)
     reason: str = Field(min_length=1, max_length=500)
     table: str | None = Field(None, max_length=16, description="With seq: the chat message")
-    seq: int | None = Field(None, ge=1, description="The chat event's seq at that table")
+    seq: int | None = Field(None, ge=1, le=MAX_ID, description="The chat event's seq at that table")
 
 
 class MuteRequest(BaseModel):
@@ -154,7 +154,9 @@ async def open_reports(
     ]
 
 
-async def close_report(number: int, body: CloseReport, user: CurrentUser, hub: HubDep) -> Response:
+async def close_report(
+    number: PathId, body: CloseReport, user: CurrentUser, hub: HubDep
+) -> Response:
     moderator = await _power(hub, user)
     try:
         await hub.moderation.close_report(moderator, number, body.resolution, now=_now())

@@ -18,7 +18,7 @@ from burraco.errors import ErrorCode
 from burraco.tournament.recurrence import Recurrence
 
 from ..tournaments import TournamentError, TournamentManager, TournamentSettings
-from .deps import CurrentUser, refuse_bot
+from .deps import CurrentUser, Int64, PathId, refuse_bot
 from .models import INVALID, RequestErrorOut
 
 
@@ -47,7 +47,7 @@ class NewTournament(BaseModel):
     absent_seconds: float | None = Field(None, ge=1, le=600)
     between_smazzate: float = Field(4.0, ge=0, le=60)
     min_players: int = Field(4, ge=4, le=256)
-    elimination: dict[str, int] | None = Field(
+    elimination: dict[str, Int64] | None = Field(
         None,
         description="T21, Danish only: after round r (the key), entrants below that many VP "
         'are out, e.g. {"1": 7, "2": 14} for 3 rounds',
@@ -170,7 +170,7 @@ class EventSettings(NewTournament):
 
 class RecurringRequest(BaseModel):
     name: str = Field("", max_length=80)
-    weekdays: list[int] = Field(default_factory=list, description="0 Monday ... 6; []: daily")
+    weekdays: list[Int64] = Field(default_factory=list, description="0 Monday ... 6; []: daily")
     at: time = Field(description="The start on the organiser's clock, e.g. 21:00")
     zone: str = Field("Europe/Rome", max_length=64, description="An IANA time zone")
     lead_hours: float = Field(24, ge=0.2, le=168, description="How early each event is made")
@@ -218,7 +218,7 @@ async def add_recurring(body: RecurringRequest, tm: Manager, me: Me) -> dict[str
 
 
 @router.delete("/recurring/{event_id}", status_code=204, responses=_answers(401, 404, model=None))
-async def stop_recurring(event_id: int, tm: Manager, me: Me) -> Response:
+async def stop_recurring(event_id: PathId, tm: Manager, me: Me) -> Response:
     await tm.stop_recurring(me, event_id)
     return Response(status_code=204)
 
