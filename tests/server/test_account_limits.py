@@ -103,6 +103,47 @@ def test_tables_in_play_are_bounded_per_account(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+def test_sitting_at_others_tables_counts_against_the_same_bound(tmp_path: Path) -> None:
+    """One account sat at 25 other people's tables, each then started (a black-box test):
+    taking a seat is one more live table like creating one, refused past the bound and with
+    nothing changed; one's own table, stood up from and sat at again, is not counted twice."""
+
+    async def scenario() -> None:
+        async with running_app(tmp_path, bot_delay=30.0, max_live_tables_per_user=2) as app:
+            sitter, owners = await app.guest(), [await app.guest() for _ in range(3)]
+            waiting = {"players": 2, "smazzate": 1, "seat": 0}
+            ids = []
+            for owner in owners:
+                created = await app.http.post("/api/tables", json=waiting, headers=owner)
+                assert created.status_code == 201, created.text
+                ids.append(created.json()["id"])
+            for table in ids[:2]:
+                sat = await app.http.post(
+                    f"/api/tables/{table}/sit", json={"seat": 1}, headers=sitter
+                )
+                assert sat.status_code == 200 and sat.json()["status"] == "playing", sat.text
+            message = _refused(
+                await app.http.post(f"/api/tables/{ids[2]}/sit", json={"seat": 1}, headers=sitter),
+                429,
+                "too_many_tables",
+            )
+            assert "at most 2" in message
+            info = (await app.http.get(f"/api/tables/{ids[2]}")).json()
+            assert info["status"] == "open" and info["seats"][1]["name"] is None
+            # An owner at his limit stands up from his own open table and sits again.
+            mine = await app.http.post("/api/tables", json=waiting, headers=owners[2])
+            assert mine.status_code == 201, mine.text
+            table = mine.json()["id"]
+            stood = await app.http.post(f"/api/tables/{table}/stand", headers=owners[2])
+            assert stood.status_code == 200, stood.text
+            again = await app.http.post(
+                f"/api/tables/{table}/sit", json={"seat": 0}, headers=owners[2]
+            )
+            assert again.status_code == 200, again.text
+
+    asyncio.run(scenario())
+
+
 def test_a_table_nobody_seated_ever_opens_ends_with_no_winner(tmp_path: Path) -> None:
     async def scenario() -> list[dict[str, Any]]:
         async with running_app(tmp_path, bot_delay=30.0, unjoined_table_seconds=0.3) as app:

@@ -192,6 +192,8 @@ class SeatsMixin(TableCore):
             )
         if user.is_bot:
             self.hub.check_bot_seats(user)
+        if self.config.tournament is None:  # a seat is one more live table (issue 19, M1)
+            self.hub.check_live_tables(user.id, besides=self)
         await self.hub.store.set_seat(self.id, seat, user_id=user.id, bot=None)
         self.seats[seat] = SeatState(user.id, user.name, None, user_bot=user.is_bot)
         for conn in [c for c in self.watchers if c.user.id == user.id]:
