@@ -104,3 +104,41 @@ def test_friends_presence_invitations_and_challenges(tmp_path: Path) -> None:
             assert gone["friends"] == [] and gone["requests"] == ["Ugo"]
 
     asyncio.run(scenario())
+
+
+def test_invitations_are_limited_per_account(tmp_path: Path) -> None:
+    """One account sent 200 invitations in 4 s, each pushed to the invitee's page (a black-box
+    test): invitations and challenges together are limited per account (a burst of 5, then 10
+    a minute), refused with a cause the pages word, and a refused challenge makes no table."""
+
+    async def scenario() -> None:
+        async with running_app(tmp_path) as app:
+            gina = await register(app, "Gina")
+            await register(app, "Ugo")
+            ugo_user = await app.hub.store.user_by_name("Ugo")
+            assert ugo_user is not None
+            page = app.hub.connect(ugo_user)
+            assert page is not None
+            waiting = (await call(app, "POST", "/api/tables", gina, 201, smazzate=3, seat=0))["id"]
+            for _ in range(4):
+                await call(app, "POST", f"/api/tables/{waiting}/invite", gina, 200, player="Ugo")
+            await call(
+                app, "POST", "/api/challenges", gina, 201, player="Ugo", table={"smazzate": 1}
+            )
+            tables = len(app.hub.tables)
+            for path, body in (
+                (f"/api/tables/{waiting}/invite", {"player": "Ugo"}),
+                ("/api/challenges", {"player": "Ugo", "table": {"smazzate": 1}}),
+            ):
+                refused = await call(app, "POST", path, gina, 429, **body)
+                assert refused["error"] == "rate_limited"
+                assert refused["detail"] == {"code": "invitations", "params": {"limit": 10.0}}
+            assert len(app.hub.tables) == tables, "a refused challenge made a table"
+            assert page.outbox.qsize() == 5
+            # Another account is not held by Gina's invitations.
+            bea = await register(app, "Bea")
+            await call(
+                app, "POST", "/api/challenges", bea, 201, player="Ugo", table={"smazzate": 1}
+            )
+
+    asyncio.run(scenario())

@@ -363,6 +363,12 @@ def add_serve_parser(commands: Commands) -> None:
         help="table joins one account may make a minute, over all its sockets (120)",
     )
     parser.add_argument(
+        "--invitations-per-minute",
+        type=float,
+        default=10.0,
+        help="invitations and challenges one account may send a minute (10, bursts of 5)",
+    )
+    parser.add_argument(
         "--header-timeout",
         type=float,
         default=10.0,

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         chats_per_minute_per_table=args.table_chats_per_minute,
         joins_per_minute=args.joins_per_minute,
         joins_per_minute_per_account=args.account_joins_per_minute,
+        invitations_per_minute_per_account=args.invitations_per_minute,
         secure_cookies=args.secure_cookies,
         allowed_origin_hosts=tuple(args.allowed_origin_host),
         test_seed=args.test_seed,

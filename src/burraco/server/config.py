@@ -46,6 +46,9 @@ class ServerConfig:
     joins_per_minute_per_account: float = 120.0
     """Joins per account over all its sockets (bursts of 30): 16 sockets must not draw 16
     connections' worth of snapshots (issue 19, M5)."""
+    invitations_per_minute_per_account: float = 10.0
+    """Invitations and challenges one account may send, to anybody (bursts of 5): each reaches
+    the invitee's every open page (issue 19: 200 in 4 s reached one player's socket)."""
     messages_per_second: float = 20.0
     """Per connection, sustained; bursts up to three times as many."""
     login_attempts_per_minute: float = 10.0

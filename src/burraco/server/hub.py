@@ -86,6 +86,9 @@ class Hub:
         rate = config.joins_per_minute_per_account / 60
         self.join_limits: Limiter = RateLimiter(rate=rate, burst=max(10.0, 15 * rate))
         """Joins per account, over all its sockets (issue 19, M5: each is a snapshot)."""
+        rate = config.invitations_per_minute_per_account / 60
+        self.invitation_limits: Limiter = RateLimiter(rate=rate, burst=5.0)
+        """Invitations and challenges per account (routes/friends.py)."""
 
     async def recover(self) -> int:
         """Resume every table that was open or in play when the server stopped. In a cluster

@@ -246,6 +246,12 @@ class Cluster:
             hub.join_limits = SharedLimiter(
                 self.bus.redis, prefix, rate=joins.rate, burst=joins.burst
             )
+        invitations = hub.invitation_limits
+        if isinstance(invitations, RateLimiter):
+            prefix = self.bus.key("limit", "invitation")
+            hub.invitation_limits = SharedLimiter(
+                self.bus.redis, prefix, rate=invitations.rate, burst=invitations.burst
+            )
         state = None if self.app is None else getattr(self.app, "state", None)
         logins = None if state is None else getattr(state, "login_limiter", None)
         if state is not None and isinstance(logins, RateLimiter):

@@ -131,6 +131,19 @@ async def _tell_invitation(
     return {"table": actor.id, "told": told, "online": other.id in online, "mailed": mailed}
 
 
+async def _limit_invitations(hub: Any, user: Any) -> None:
+    """Refuse an account its invitation past its rate (invitations and challenges together),
+    before anything is made or told."""
+    if not await hub.invitation_limits.check(f"user:{user.id}"):
+        per_minute = hub.config.invitations_per_minute_per_account
+        raise ServiceError(
+            ErrorCode.RATE_LIMITED,
+            f"at most {per_minute:g} invitations a minute: wait a moment",
+            detail="invitations",
+            params={"limit": per_minute},
+        )
+
+
 async def invite(
     table_id: str, body: Invite, request: Request, user: CurrentUser, hub: HubDep
 ) -> dict[str, Any]:
@@ -142,6 +155,7 @@ async def invite(
         raise ServiceError(
             ErrorCode.NOT_SEATED, "invite to a table you sit at", detail="invite_not_seated"
         )
+    await _limit_invitations(hub, user)
     return await _tell_invitation(hub, request, user, other, actor=actor, kind="invite")
 
 
@@ -154,6 +168,7 @@ async def challenge(
     other = await _person(hub, body.player, user)
     if await hub.moderation.blocks(other.id, user.id):
         raise _blocked(other.name)
+    await _limit_invitations(hub, user)
     settings = body.table.model_copy(update={"public": False})
     info = await create(settings, user, hub)
     actor = await hub.table(info["id"])
@@ -183,7 +198,7 @@ def install(app: FastAPI) -> None:
         "/api/tables/{table_id}/invite",
         invite,
         methods=["POST"],
-        responses=answers(None, 401, 403, 404, 409, INVALID),
+        responses=answers(None, 401, 403, 404, 409, 429, INVALID),
         tags=["friends"],
     )
     r(
