@@ -249,6 +249,23 @@ def test_decode_refuses_malformed_frames(frame: str | bytes, code: str) -> None:
     assert isinstance(answer["message"], str) and answer["message"]
 
 
+@pytest.mark.parametrize(
+    ("frame", "said"),
+    [
+        (
+            '{"type":"act","table":"abc","action":"DRAW","lag_ms":"1"}',
+            "'lag_ms' must be an integer",
+        ),
+        ('{"type":"join","table":7}', "'table' must be a string"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_named_in_plain_words(frame: str, said: str) -> None:
+    """The refusal reads as English ("must be an integer", not "must be a int")."""
+    with pytest.raises(ProtocolError) as refused:
+        decode(frame)
+    assert refused.value.message == said
+
+
 def test_errors_echo_the_ref_of_the_refused_action() -> None:
     with pytest.raises(ProtocolError) as refused:
         decode('{"type":"act","table":"abc","action":"x\\u0000","ref":"mine-1"}')

@@ -32,6 +32,9 @@ REFUSED: list[dict[str, Any]] = [
     {"options": {"target_score": 99}, "smazzate": None},
     {"options": {"target_score": 10006}, "smazzate": None},
     {"options": {"players": 4}},  # the table's players decide (it played 2, kept "4")
+    # The length given twice, two ways: the body's played and the settings showed both.
+    {"options": {"smazzate": 20}},
+    {"options": {"target_score": 2005}, "smazzate": None, "target": 1005},
 ]
 
 

@@ -202,6 +202,7 @@ def test_registration_over_http(server: LiveServer) -> None:
         ({"rules": "nope"}, "bad_rules"),
         ({"system": "swiss"}, "bad_request"),
         ({"round_seconds": 10}, "bad_rules"),
+        ({"options": {"smazzate": 20}}, "bad_rules"),  # the tournament's smazzate decide
     ],
 )
 def test_bad_tournaments_are_refused(server: LiveServer, body: dict[str, Any], code: str) -> None:

@@ -132,6 +132,17 @@ ClientMessage = (
 )
 
 
+_KINDS: dict[type, str] = {
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    bool: "true or false",
+    dict: "an object",
+    list: "a list",
+}
+"""A JSON type as a refusal names it."""
+
+
 def _field(data: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
     value = data.get(name)
     if value is None:
@@ -147,7 +158,7 @@ def _field(data: dict[str, Any], name: str, kind: type, *, optional: bool = Fals
             ) from None
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"'{name}' must be a {kind.__name__}", ref=_ref(data)
+            ErrorCode.BAD_MESSAGE, f"'{name}' must be {_KINDS[kind]}", ref=_ref(data)
         )
     return value
 

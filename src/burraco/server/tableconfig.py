@@ -80,6 +80,21 @@ class TableConfig:
             raise RulesError(f"a table plays between {low} and {high} smazzate")
         return rules
 
+    def given_once(self) -> None:
+        """Refuse a match length given both by the table (``target``, ``smazzate``) and by its
+        ``options`` with another value: the table's own decided and the settings showed both
+        (issue 19, a black-box test: ``smazzate: 1`` with ``options.smazzate: 100``). Checked
+        when a table or a tournament is made, not at every table of a stored tournament."""
+        for length, option in (("target", "target_score"), ("smazzate", "smazzate")):
+            given = getattr(self, length)
+            if given is None or option not in self.options:
+                continue
+            if coerce_option(option, self.options[option]) != given:
+                raise RulesError(
+                    f"the match length is given twice: {length} {given} and options.{option}"
+                    f" {self.options[option]}"
+                )
+
     def time_control(self) -> TimeControl | None:
         if self.round_seconds is None:
             return None
@@ -122,6 +137,8 @@ class TableConfig:
         if not 0 <= self.sheet_seconds <= 300:
             raise RulesError("sheet_seconds must be between 0 and 300 seconds")
         rules = self.ruleset()
+        if self.tournament is None:
+            self.given_once()
         self.time_control()
         if self.rated and self.lesson:
             raise RulesError("a lesson is never rated")

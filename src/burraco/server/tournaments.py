@@ -177,6 +177,7 @@ class TournamentManager:
     ) -> dict[str, Any]:
         # The settings checked themselves when built; the table they play on is the server's.
         table_config(settings, "check").validate()  # RulesError: 422 bad_rules
+        table_config(settings, "check").given_once()
         limit = self.hub.config.max_tournaments_per_user
         if len(await self.store.tournaments(ACTIVE_TOURNAMENTS, created_by=user.id)) >= limit:
             raise TournamentError(
@@ -274,6 +275,7 @@ class TournamentManager:
         if user.is_guest:
             raise TournamentError(ErrorCode.FORBIDDEN, "register to organise events")
         table_config(settings, "check").validate()
+        table_config(settings, "check").given_once()
         mine = await self.store.recurring(user_id=user.id)
         if len(mine) >= MAX_RECURRING:
             raise TournamentError(
