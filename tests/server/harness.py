@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import sqlite3
 import time
 from abc import ABC, abstractmethod
@@ -218,6 +219,29 @@ class Peer:
             lambda m: m["type"] == "snapshot" and m["table"] == table
         )
         return snapshot
+
+    def play(self, table: str, *, seed: int = 0, timeout: float = 90.0) -> dict[str, Any]:
+        """Join ``table`` as its seated player and play every turn with a legal action drawn
+        at random (seeded) until the match ends: its ``match_end`` event. (No bot plays for a
+        player who leaves a casual table nobody else sits at: a test plays his turns.)"""
+        choose = random.Random(seed).choice
+        deadline = time.monotonic() + timeout
+        message = self.join(table)
+        refs = 0
+        while True:
+            legal = message.get("legal")
+            if message.get("table", table) == table and legal:
+                refs += 1
+                time.sleep(0.06)  # within the connection's 20 messages a second
+                self.send(
+                    {"type": "act", "table": table, "action": choose(legal), "ref": f"p{refs}"}
+                )
+            if message.get("type") == "event" and message.get("kind") == "match_end":
+                return message
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the match at {table} did not end in {timeout} s")
+            message = self.recv(left)
 
     def ping(self) -> None:
         """A round trip: the connection is usable."""

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from burraco.server.app import create_app
 from burraco.server.config import ServerConfig
+from burraco.server.connection import Connection
 from burraco.server.hub import Hub
+from burraco.server.table import TableStatus, commands
+from burraco.store import UserInfo
 
 from .harness import AsyncSocket, Closed, Frame, Server, Socket
 
@@ -74,6 +78,29 @@ class InProcess:
         assert response.status_code == 200, response.text
         status: str = response.json()["status"]
         return status
+
+
+async def play_seat(
+    app: InProcess, table: str, user: UserInfo, *, seed: int = 0, timeout: float = 60
+) -> None:
+    """``user`` opens ``table`` (a connection of the actor's own) and plays his seat with
+    legal actions drawn at random (seeded) until the match is over. (No bot plays for a player
+    who leaves a casual table nobody else sits at: a test plays his turns.)"""
+    actor = await app.hub.table(table)
+    seat = actor.seat_of(user)
+    assert seat is not None, f"{user.name} has no seat at {table}"
+    conn = Connection(user)
+    await actor.call(commands.Join(conn, None))
+    choose = random.Random(seed).choice
+    async with asyncio.timeout(timeout):
+        while actor.status == TableStatus.PLAYING:
+            state = actor.state
+            if state is not None and not state.is_over and state.current == seat:
+                action = choose(list(state.legal_actions()))
+                await actor.call(commands.Act(conn, action.text()))
+            else:
+                await asyncio.sleep(0.005)
+    await actor.call(commands.Leave(conn))
 
 
 @contextlib.asynccontextmanager

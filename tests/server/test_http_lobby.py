@@ -354,7 +354,7 @@ def test_seat_and_remove_bots(server: Server, people: list[Player]) -> None:
 
 
 def test_record_and_rematch(server: Server, people: list[Player]) -> None:
-    """A person against a bot; the person goes away and a bot plays for him to the end."""
+    """A person plays a bot to the end; the record, the list of matches and a rematch."""
     a, _, stranger, _ = people
     table = a.create(players=2, smazzate=1, bots={"1": "random"})
     table_id = table["id"]
@@ -365,8 +365,8 @@ def test_record_and_rematch(server: Server, people: list[Player]) -> None:
     assert table_id not in {m["table"] for m in matches}
     refused(a.post(f"/api/tables/{table_id}/rematch"), 409, "not_finished")
     with server.peer(a.token) as peer:
-        peer.join(table_id)
-    wait_for(server, table_id, "finished")  # the substitute bot plays seat 0
+        peer.play(table_id)
+    wait_for(server, table_id, "finished")
     assert table_id not in lobby(server)
 
     with server.client() as anonymous:

@@ -69,8 +69,8 @@ def test_table_messages() -> None:
 
 def test_events() -> None:
     seats = [messages.seat(0, name=None, bot="random", connected=True, away=False, substitute=None)]
-    away = messages.event("t", 5, messages.away(0, 60.0, seats))
-    assert list(away) == ["type", "table", "seq", "kind", "seat", "deadline", "seats"]
+    away = messages.event("t", 5, messages.away(0, 60.0, "bot", seats))
+    assert list(away) == ["type", "table", "seq", "kind", "seat", "deadline", "then", "seats"]
     assert encode(messages.event("t", 6, messages.forfeit(1, None))) == (
         '{"type":"event","table":"t","seq":6,"kind":"forfeit","seat":1,"line":null}'
     )

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from burraco.server.errors import ws_message
 from burraco.server.protocol import (
+    HEX64,
     MAX_CHAT,
     MAX_FRAME,
     TABLE_ID,
@@ -35,6 +36,7 @@ from burraco.server.protocol import (
     Leave,
     Ping,
     ProtocolError,
+    Ready,
     SeedCommit,
     SeedReveal,
     UnwatchTournament,
@@ -313,6 +315,7 @@ TYPES = (
     "unwatch_tournament",
     "seed_commit",
     "seed_reveal",
+    "ready",
     "welcome",
     "error",
     "",
@@ -356,7 +359,7 @@ messages = st.fixed_dictionaries(
 
 def check_decoded(message: ClientMessage) -> None:
     """What ``decode`` lets through is well formed."""
-    if isinstance(message, Join | Leave | Act | Chat):
+    if isinstance(message, Join | Leave | Act | Chat | Ready | SeedCommit | SeedReveal):
         assert TABLE_ID.fullmatch(message.table)
     if isinstance(message, Join):
         assert message.last_seq is None or (type(message.last_seq) is int and message.last_seq >= 0)
@@ -370,8 +373,12 @@ def check_decoded(message: ClientMessage) -> None:
         assert message.t is None or (type(message.t) is float and math.isfinite(message.t))
     elif isinstance(message, WatchTournament | UnwatchTournament):
         assert TABLE_ID.fullmatch(message.tournament)
+    elif isinstance(message, SeedCommit):
+        assert HEX64.fullmatch(message.commitment)
+    elif isinstance(message, SeedReveal):
+        assert 1 <= message.number <= 1000 and HEX64.fullmatch(message.seed)
     else:
-        assert isinstance(message, Leave)
+        assert isinstance(message, Leave | Ready)
 
 
 def decode_or_error(frame: str | bytes) -> ClientMessage | ProtocolError:
@@ -431,7 +438,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 class Table:
     """A 2-player table in play: the fuzzer's connection holds seat 0 (the other seat is a
-    second player who never connects, so nothing moves unless the fuzzer plays)."""
+    second player whose page is open and never plays, so nothing moves unless the fuzzer
+    plays: a seat nobody opens would be away from the start and get a bot)."""
 
     def __init__(self, server: Server) -> None:
         token, _ = server.guest()
@@ -444,6 +452,8 @@ class Table:
             seated = client.post(f"/api/tables/{self.id}/sit", json={"seat": 1})
             assert seated.status_code == 200, seated.text
             assert seated.json()["status"] == "playing"
+        self.opponent = server.peer(other)
+        self.opponent.join(self.id)
         self.peer = server.peer(token)
         self.snapshot = self.peer.join(self.id)
         self.counter = itertools.count()
@@ -454,6 +464,7 @@ def table(server: Server) -> Iterator[Table]:
     table = Table(server)
     yield table
     table.peer.close()
+    table.opponent.close()
 
 
 def tables_of(table: Table) -> st.SearchStrategy[Any]:
@@ -536,9 +547,9 @@ def check_answers(table: Table, frame: str | bytes, answers: list[dict[str, Any]
             m["type"] == "event" and m["kind"] == "chat" and m["text"] == expected.text
             for m in answers
         ), answers
-    elif isinstance(expected, SeedCommit | SeedReveal):
+    elif isinstance(expected, SeedCommit | SeedReveal | Ready):
         # Taken without an answer (a commitment for the next deal; a reveal for no deal in
-        # progress changes nothing): the player at seat 0 may send them.
+        # progress changes nothing; no score sheet is open): the player at seat 0 may send them.
         assert errors == [], (frame, answers)
     else:  # leave: no answer; follow the table again for the next frames
         assert isinstance(expected, Leave) and answers == []

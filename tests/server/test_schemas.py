@@ -19,12 +19,10 @@ import httpx
 import jsonschema
 
 from burraco.ratings import Mode, outcome_of
-from burraco.server.connection import Connection
 from burraco.server.ratelimit import RateLimiter
-from burraco.server.table import commands
 from burraco.store import Standing
 
-from .inprocess import InProcess, running_app
+from .inprocess import InProcess, play_seat, running_app
 
 Json = dict[str, Any]
 PASSWORD = "un segreto lungo"
@@ -143,15 +141,12 @@ async def _accounts(c: Checker) -> None:
 
 
 async def _finished_table(c: Checker, user: dict[str, str]) -> str:
-    """A match of ``user`` (absent: the substitute bot plays for him) against a bot."""
+    """A match of ``user`` against a bot, played to its end."""
     body = {"players": 2, "smazzate": 1, "seat": 0, "bots": {"1": "greedy"}, "between_smazzate": 0}
     table: str = (await c.call("POST", "/api/tables", 201, json=body, headers=user))["id"]
-    # The player looks in and goes away (no WebSocket in process: the actor's own commands).
     player = await c.app.hub.store.session_user(user["Authorization"].removeprefix("Bearer "))
     assert player is not None
-    actor, conn = await c.app.hub.table(table), Connection(player)
-    await actor.call(commands.Join(conn, None))
-    await actor.call(commands.Leave(conn))
+    await play_seat(c.app, table, player)
 
     async def finished() -> bool:
         stored = await c.app.hub.store.table(table)

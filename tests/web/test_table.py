@@ -185,15 +185,14 @@ def test_a_spectator_sees_public_information_chat_and_a_disconnection(pages: Pag
     assert line.inner_text() == "<b>ciao</b> a tutti"
     assert watcher.locator(".chat-line b").count() == 0
     watcher.locator('.topbar [data-cmd="side"]').click()
-    # The player goes away: the spectator sees the notice and the countdown to the bot.
+    # The player goes away: the spectator is told; nobody else plays at this casual table,
+    # so no bot is coming for him: the table waits (docs/protocol.md, absent players).
     player.context.close()
     notice = watcher.locator(".notice.warn")
     notice.wait_for()
-    watcher.wait_for_function(
-        "() => /\\d:\\d\\d/.test(document.querySelector('.notice.warn').textContent)"
-    )
     assert "si è disconnesso" in notice.inner_text()
-    assert re.search(r"Un bot prende il suo posto tra \d:\d\d", notice.inner_text())
+    assert "Il tavolo lo aspetta." in notice.inner_text()
+    assert notice.locator(".countdown").count() == 0
 
 
 @pytest.mark.seed(8)
@@ -238,6 +237,16 @@ def test_a_private_table_by_invitation(pages: Pages) -> None:
     friend.wait_for_timeout(500)  # not a double tap
     card.tap(position={"x": 6, "y": 14})
     friend.wait_for_selector('.hand .card[data-index="0"]:not(.selected)')
+    # The friend closes the page: the host, still at the table, is told and sees the countdown
+    # to the bot that will play the friend's seat with him.
+    friend.context.close()
+    notice = host.locator(".notice.warn")
+    notice.wait_for()
+    host.wait_for_function(
+        "() => /\\d:\\d\\d/.test(document.querySelector('.notice.warn').textContent)"
+    )
+    assert "si è disconnesso" in notice.inner_text()
+    assert re.search(r"Un bot prende il suo posto tra \d:\d\d", notice.inner_text())
 
 
 def test_the_creator_cancels_a_waiting_table_and_a_visitor_is_told(pages: Pages) -> None:

@@ -88,6 +88,9 @@ class ServerConfig:
     unjoined_table_seconds: float = 300.0
     """A started table that none of its seated people has ever joined (opened) is ended after
     this long, with no winner; 0: never."""
+    deserted_match_seconds: float = 900.0
+    """A casual lobby match that none of its seated people has been at for this long ends with
+    no winner (nobody plays it for them: ``table/timers.py``); 0: never."""
     abandoned_table_seconds: float = 1800.0
     """An open table with no person seated and nobody watching at two checks this far apart is
     cancelled; 0: never."""

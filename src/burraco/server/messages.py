@@ -537,15 +537,21 @@ def forfeit(seat: int, line: int | None) -> Forfeit:
     return {"kind": "forfeit", "seat": seat, "line": line}
 
 
+AwayThen = Literal["bot", "forfeit", "wait"]
+"""What happens at an away player's deadline: a bot plays his seat, his line forfeits (T14),
+or nothing (a casual table where nobody else is there: it waits for him)."""
+
+
 class Away(TypedDict):
     kind: Literal["away"]
     seat: int
     deadline: float
+    then: AwayThen
     seats: list[SeatJson]
 
 
-def away(seat: int, deadline: float, seats: list[SeatJson]) -> Away:
-    return {"kind": "away", "seat": seat, "deadline": deadline, "seats": seats}
+def away(seat: int, deadline: float, then: AwayThen, seats: list[SeatJson]) -> Away:
+    return {"kind": "away", "seat": seat, "deadline": deadline, "then": then, "seats": seats}
 
 
 class Substitute(TypedDict):

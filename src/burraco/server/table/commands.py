@@ -150,6 +150,8 @@ class TimerPurpose(Enum):
     EVICT = "evict"
     EXPIRE = "expire"
     UNJOINED = "unjoined"
+    DESERTED = "deserted"
+    """A casual match nobody seated is at: it ends if still so (timers.py)."""
     PRESENCE = "presence"
     CONCLUDE = "conclude"
     """Try again to store a finished match (finish.py)."""

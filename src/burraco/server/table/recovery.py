@@ -64,10 +64,13 @@ class RecoveryMixin(TableCore):
                 return
             self._set_timer("deal", self.config.between_smazzate, TimerPurpose.DEAL)
         # Nobody is connected after a restart: a player who does not come back gets a bot
-        # after the usual grace, as if he had just left (else the table would wait forever).
+        # after the usual grace, as if he had just left (else the table would wait forever);
+        # at a casual table with nobody there, the match waits and ends once deserted.
         for seat, holder in enumerate(self.seats):
             if holder.user_id is not None and holder.connections == 0:
+                holder.came = True  # the match was under way: they had come before the stop
                 self._mark_away(seat, now)
+        self._arm_deserted()
         self._publish(messages.resumed(self.number), views=True)
         self._after_change()
 

@@ -34,6 +34,8 @@ class SeatState:
     """A bot level playing for the seated person while he is away."""
     user_bot: bool = False
     """The seated user is a bot account (an outside program playing online)."""
+    came: bool = False
+    """The seated person has opened the table since the match started."""
 
     @property
     def free(self) -> bool:
@@ -77,6 +79,7 @@ class SeatsMixin(TableCore):
         if seat is not None and previous != seat:
             holder = self.seats[seat]
             holder.connections += 1
+            holder.came = True
             if holder.substitute is not None:  # the substitute bot leaves: say so at once
                 holder.away_since = None
                 holder.substitute = None
@@ -99,7 +102,27 @@ class SeatsMixin(TableCore):
             conn.send(encode(messages.error(stale, table=self.id)))
             last_seq = None
         self._catch_up(conn, seat, last_seq)
+        if seat is not None and self.status == TableStatus.PLAYING:
+            await self._someone_came(seat)
         self._maybe_bot()
+
+    async def _someone_came(self, seat: int) -> None:
+        """A seated person is at the table: a deserted match no longer is, and a seat whose
+        player is away past his deadline with nobody playing for him (nobody was there to play
+        with: ``_away_expired``) gets its bot now."""
+        self._cancel_timer("deserted")
+        now = time.time()
+        for other, holder in enumerate(self.seats):
+            if (
+                other != seat
+                and holder.user_id is not None
+                and holder.connections == 0
+                and holder.substitute is None
+                and holder.away_since is not None
+                and f"away{other}" not in self._timers
+                and now - holder.away_since >= self._away_grace()
+            ):
+                await self._away_expired(other)
 
     async def _leave(self, command: cmd.Leave) -> None:
         await self._unwatch(command.conn)
@@ -120,6 +143,7 @@ class SeatsMixin(TableCore):
             if self.status == TableStatus.PLAYING and holder.user_id is not None:
                 self._mark_away(seat, time.time())
                 self._presence_changed(seat)
+                self._arm_deserted()
             else:
                 self._publish(messages.seats(self._seats_json()))
             await self._reader_gone(seat)  # a player who left does not hold up the next deal
@@ -153,7 +177,11 @@ class SeatsMixin(TableCore):
         if away:
             assert holder.away_since is not None
             deadline = holder.away_since + self._away_grace()
-            self._publish(messages.away(seat, deadline, self._seats_json()))
+            if self.config.absent == "forfeit":
+                then: messages.AwayThen = "forfeit"
+            else:
+                then = "wait" if self._nobody_waits(seat) else "bot"
+            self._publish(messages.away(seat, deadline, then, self._seats_json()))
         else:
             self._publish(messages.back(seat, self._seats_json()))
 
@@ -166,13 +194,20 @@ class SeatsMixin(TableCore):
         return now + grace
 
     def _absent_at_start(self) -> None:
-        """A tournament table starts without waiting: whoever is not at it is away at once,
-        with the usual deadline (then a bot plays his seat, or his line forfeits)."""
+        """A table starts without waiting: whoever is not at it is away at once, with the usual
+        deadline (then a bot plays his seat, or his line forfeits: ``_away_expired``). A
+        tournament's table says so at once; a lobby table after the quiet time, since its
+        creator's page usually opens it a moment after the last seat was taken. (A lobby
+        table's seat never opened was never away: the one who came waited for ever.)"""
         now = time.time()
         for seat, holder in enumerate(self.seats):
+            holder.came = holder.connections > 0
             if holder.user_id is not None and holder.connections == 0:
                 self._mark_away(seat, now)
-                self._tell_presence(seat)
+                if self.config.tournament is not None:
+                    self._tell_presence(seat)
+                else:
+                    self._presence_changed(seat)
 
     # ----------------------------------------------------------------------------- seating
 
@@ -330,10 +365,10 @@ class SeatsMixin(TableCore):
         if self.control is not None:
             self.clock = RoundClock.start_round(self.control, self._clock_lines())
         self._publish(messages.started(self.match_no, self._seats_json()))
-        if self.config.tournament is not None:
-            self._absent_at_start()
-        else:
+        self._absent_at_start()
+        if self.config.tournament is None:
             self._arm_unjoined()
+            self._arm_deserted()
         await self._deal()
 
     def _clock_lines(self) -> tuple[int, ...]:

@@ -66,6 +66,8 @@ class TimersMixin(TableCore):
             await self._expire_if_deserted()
         elif purpose is TimerPurpose.UNJOINED:
             await self._end_if_never_joined()
+        elif purpose is TimerPurpose.DESERTED:
+            await self._end_if_deserted()
         elif purpose is TimerPurpose.PRESENCE:
             assert command.seat is not None
             self._tell_presence(command.seat)
@@ -125,10 +127,44 @@ class TimersMixin(TableCore):
     # --------------------------------------------------------------- away players
 
     def _people_never_joined(self) -> bool:
-        """Seated people, none of whom has opened the table since the match started (no
-        connection now, and never away: away starts when a connected player leaves)."""
+        """Seated people, none of whom has opened the table since the match started."""
         people = [h for h in self.seats if h.user_id is not None]
-        return bool(people) and all(h.connections == 0 and h.away_since is None for h in people)
+        return bool(people) and not any(h.came for h in people)
+
+    def _nobody_waits(self, seat: int) -> bool:
+        """At a casual lobby table, no other seated person is at the table: nobody would play
+        with a bot that took ``seat`` (a tournament's table plays on for its round, and a rated
+        one is decided: forfeit, or a bot with the leaver rated last)."""
+        if self.config.tournament is not None or self.config.rated:
+            return False
+        return not any(
+            h.user_id is not None and h.connections > 0
+            for other, h in enumerate(self.seats)
+            if other != seat
+        )
+
+    def _arm_deserted(self) -> None:
+        """A casual lobby match none of whose seated people is at it ends after
+        ``deserted_match_seconds`` unless one comes (``_someone_came`` cancels it)."""
+        delay = self.hub.config.deserted_match_seconds
+        if (
+            delay > 0
+            and self.status == TableStatus.PLAYING
+            and self.config.tournament is None
+            and not self.config.rated
+            and not any(h.user_id is not None and h.connections > 0 for h in self.seats)
+        ):
+            self._set_timer("deserted", delay, TimerPurpose.DESERTED)
+
+    async def _end_if_deserted(self) -> None:
+        """Nobody seated has been at this casual match for the deserted time: it ends with no
+        winner, stored as ``forfeit``, instead of waiting in memory for ever."""
+        if self.status != TableStatus.PLAYING or any(
+            h.user_id is not None and h.connections > 0 for h in self.seats
+        ):
+            return
+        log.info("table %s: nobody seated is at the table; the match ends", self.id)
+        await self._finish("forfeit", timed_out_line=None, timed_out_seat=None)
 
     def _arm_unjoined(self) -> None:
         delay = self.hub.config.unjoined_table_seconds
@@ -145,9 +181,17 @@ class TimersMixin(TableCore):
         await self._finish("forfeit", timed_out_line=None, timed_out_seat=None)
 
     async def _away_expired(self, seat: int) -> None:
-        """An away player's deadline passed: a bot plays for him, or his line forfeits."""
+        """An away player's deadline passed: a bot plays for him, or his line forfeits. At a
+        lobby table nobody seated ever came to, the unjoined rule decides instead (no winner);
+        at a casual one where nobody else is there, nothing happens yet: no bot plays the match
+        out for nobody (issue 19), the table waits for him, his seat gets its bot when another
+        person comes (``_someone_came``), and the match ends once deserted."""
         holder = self.seats[seat]
         if holder.away_since is None or holder.connections != 0:
+            return
+        if self.config.tournament is None and self._people_never_joined():
+            return
+        if self.config.absent != "forfeit" and self._nobody_waits(seat):
             return
         self._note_abandoned(seat)
         if self.config.absent == "forfeit":

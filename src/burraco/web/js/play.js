@@ -626,12 +626,14 @@ export class TableScreen {
   noticeEl() {
     const notices = [];
     const { info } = this.model;
-    for (const [seat, deadline] of Object.entries(this.model.away)) {
+    for (const [seat, away] of Object.entries(this.model.away)) {
       if (Number(seat) === this.model.you) continue;
+      const counted = away && away.then !== "wait";
       notices.push(
         h("div", { class: "notice warn", role: "status" },
           h("strong", { text: t("notice.away", { name: seatName(info.seats, Number(seat)) }) }),
-          deadline ? h("span", { class: "countdown", dataset: { deadline: String(deadline) } }) : null,
+          counted ? h("span", { class: "countdown", dataset: { deadline: String(away.deadline), then: away.then } }) : null,
+          away && away.then === "wait" ? h("span", { text: ` ${t("notice.away.wait")}` }) : null,
         ),
       );
     }
@@ -1077,7 +1079,8 @@ export class TableScreen {
       el.textContent = t("sheet.next_deal", { s: left });
     }
     for (const el of this.root.querySelectorAll("[data-deadline]")) {
-      el.textContent = ` ${t("notice.away.countdown", { time: formatClock(Number(el.dataset.deadline) - now) })}`;
+      const key = el.dataset.then === "forfeit" ? "notice.away.forfeit" : "notice.away.countdown";
+      el.textContent = ` ${t(key, { time: formatClock(Number(el.dataset.deadline) - now) })}`;
     }
   }
 

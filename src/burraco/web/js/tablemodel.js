@@ -216,7 +216,8 @@ export class TableModel {
         this.pushLog({ kind: "timeout", seat: message.seat });
         break;
       case "away":
-        this.away[message.seat] = message.deadline;
+        // What comes at the deadline: a bot, a forfeit, or nothing (the table waits for him).
+        this.away[message.seat] = { deadline: message.deadline, then: message.then || "bot" };
         this.pushLog({ kind: "away", seat: message.seat });
         effects.away = true;
         break;
