@@ -19,7 +19,10 @@ Nor did uvicorn bound request heads: httptools keeps a header line whole until i
 (issue 19). ``HeaderDeadline`` feeds the parser at most ``max_header_bytes`` of a request's line
 and headers, and refuses a longer head, or one of more than ``max_headers`` header lines, with
 431 ``headers_too_large`` without reading the rest; a WebSocket upgrade is a request like another
-until its headers end; the answer carries the security headers and closes the connection.
+until its headers end. A request the parser cannot read (garbage, a bad or doubled
+``Content-Length``, a target it cannot parse) is 400 ``bad_message`` in the same shape, not
+uvicorn's plain-text 400. Every such answer carries the security headers and closes the
+connection.
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ class HeaderDeadline(HttpToolsProtocol):
     headers must be at most ``max_header_bytes`` long and have at most ``max_headers`` header
     lines (else 431 ``headers_too_large``). Its body must be at most ``max_body_bytes`` long
     (else 413 ``too_large``) and arrive within ``body_timeout`` seconds of the headers (else 408
-    ``too_slow``). The connection is closed after any of these refusals."""
+    ``too_slow``). A request the parser cannot read is 400 ``bad_message``. The connection is
+    closed after any of these refusals."""
 
     header_timeout = 10.0
     body_timeout = 10.0
@@ -71,7 +75,7 @@ class HeaderDeadline(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         """uvicorn's, except that a head reaches the parser ``max_header_bytes`` at most (a
         piece at a time, since httptools keeps a header line until it ends) and is refused once
-        past that.
+        past that, and that a request the parser cannot read is answered in the documented shape.
 
         A head that begins a read, as every request's does unless the client pipelines, is
         counted exactly. One that begins inside a read, behind the end of the request before it,
@@ -100,10 +104,8 @@ class HeaderDeadline(HttpToolsProtocol):
                 else:
                     self._unsupported_upgrade_warning()
                 return
-            except httptools.HttpParserError:
-                if not self._refused:  # as uvicorn does
-                    self.logger.warning("Invalid HTTP request received.")
-                    self.send_400_response("Invalid HTTP request received.")
+            except httptools.HttpParserError as error:
+                self._malformed(error)
                 return
             if in_head and self._in_head and self._messages == messages:
                 self._head_bytes += len(piece)
@@ -197,6 +199,22 @@ class HeaderDeadline(HttpToolsProtocol):
 
     def _head_bytes_message(self) -> str:
         return f"A request's line and headers may have at most {self.max_header_bytes} bytes."
+
+    def _malformed(self, error: httptools.HttpParserError) -> None:
+        """The parser could not read the request (or a callback failed while it did)."""
+        if self._refused:
+            return
+        cause = error.__context__ if isinstance(error, httptools.HttpParserCallbackError) else error
+        cycle = self.cycle
+        started = cycle is not None and cycle.scope is self.scope  # this request's own
+        if isinstance(cause, httptools.HttpParserError):
+            reason = str(cause)[:200]
+            self.logger.warning("Invalid HTTP request received: %s", reason)
+            message = f"The request is not valid HTTP/1.1: {reason}."
+            self._refuse(ErrorCode.BAD_MESSAGE, message, started=started)
+        else:  # not the request's fault
+            self.logger.error("HTTP parser callback failed", exc_info=cause)
+            self._refuse(ErrorCode.SERVER_ERROR, "Internal server error.", started=started)
 
     def _content_length(self) -> int | None:
         for name, value in self.headers:
