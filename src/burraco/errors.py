@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_TYPE = "unknown_type"
     TOO_LARGE = "too_large"
     TOO_SLOW = "too_slow"
+    HEADERS_TOO_LARGE = "headers_too_large"
     RATE_LIMITED = "rate_limited"
     # Accounts.
     NOT_AUTHENTICATED = "not_authenticated"

@@ -202,7 +202,13 @@ def _child(fd: int, options: str) -> None:
     settings["data_dir"] = Path(settings["data_dir"])
     transport = {
         name: settings.pop(name)
-        for name in ("header_timeout", "body_timeout", "max_body_bytes")
+        for name in (
+            "header_timeout",
+            "body_timeout",
+            "max_body_bytes",
+            "max_header_bytes",
+            "max_headers",
+        )
         if name in settings
     }
     app = create_app(ServerConfig(**settings))

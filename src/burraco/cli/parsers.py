@@ -387,6 +387,18 @@ def add_serve_parser(commands: Commands) -> None:
         help="bytes of one request's body; more: 413 (1048576, 1 MiB)",
     )
     parser.add_argument(
+        "--max-header-bytes",
+        type=int,
+        default=64 * 1024,
+        help="bytes of one request's line and headers; more: 431 (65536, 64 KiB)",
+    )
+    parser.add_argument(
+        "--max-headers",
+        type=int,
+        default=100,
+        help="header lines of one request; more: 431 (100)",
+    )
+    parser.add_argument(
         "--keep-alive", type=float, default=5.0, help="seconds an idle connection stays open (5)"
     )
     parser.add_argument(

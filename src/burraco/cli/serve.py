@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         header_timeout=args.header_timeout,
         body_timeout=args.body_timeout,
         max_body_bytes=args.max_body_bytes,
+        max_header_bytes=args.max_header_bytes,
+        max_headers=args.max_headers,
         keep_alive=args.keep_alive,
         max_connections=args.max_connections,
         forwarded_allow_ips=tuple(args.forwarded_allow_ips),

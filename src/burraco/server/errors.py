@@ -35,6 +35,7 @@ HTTP_STATUS: Final[Mapping[ErrorCode, int]] = MappingProxyType(
         C.UNKNOWN_TYPE: 400,
         C.TOO_LARGE: 413,
         C.TOO_SLOW: 408,
+        C.HEADERS_TOO_LARGE: 431,
         C.RATE_LIMITED: 429,
         C.NOT_AUTHENTICATED: 401,
         C.BAD_LOGIN: 401,

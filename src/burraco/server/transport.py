@@ -13,6 +13,16 @@ body over ``max_body_bytes`` (413 ``too_large``: before reading it when ``Conten
 so, or as soon as a chunked body grows past it) and a body that does not arrive within
 ``body_timeout`` seconds of its headers (408 ``too_slow``); either way the connection is closed.
 WebSocket upgrades have no body and are untouched.
+
+Nor did uvicorn bound request heads: httptools keeps a header line whole until it ends, so one
+50 MB line was read and answered, and a few connections sending such lines took hundreds of MB
+(issue 19). ``HeaderDeadline`` feeds the parser at most ``max_header_bytes`` of a request's line
+and headers, and refuses a longer head, or one of more than ``max_headers`` header lines, with
+431 ``headers_too_large`` without reading the rest; a WebSocket upgrade is a request like another
+until its headers end. A request the parser cannot read (garbage, a bad or doubled
+``Content-Length``, a target it cannot parse) is 400 ``bad_message`` in the same shape, not
+uvicorn's plain-text 400. Every such answer carries the security headers and closes the
+connection.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
+import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from burraco.errors import ErrorCode
@@ -32,16 +43,28 @@ from burraco.server.headers import SECURITY_HEADERS
 
 class HeaderDeadline(HttpToolsProtocol):
     """A request's headers must arrive within ``header_timeout`` seconds of its first byte (of
-    the connection, for the first request); a connection past it is closed. Its body must be at
-    most ``max_body_bytes`` long (else 413 ``too_large``) and arrive within ``body_timeout``
-    seconds of the headers (else 408 ``too_slow``); the connection is closed after either."""
+    the connection, for the first request); a connection past it is closed. Its line and
+    headers must be at most ``max_header_bytes`` long and have at most ``max_headers`` header
+    lines (else 431 ``headers_too_large``). Its body must be at most ``max_body_bytes`` long
+    (else 413 ``too_large``) and arrive within ``body_timeout`` seconds of the headers (else 408
+    ``too_slow``). A request the parser cannot read is 400 ``bad_message``. The connection is
+    closed after any of these refusals."""
 
     header_timeout = 10.0
     body_timeout = 10.0
     max_body_bytes = 1 << 20
+    max_header_bytes = 64 * 1024
+    max_headers = 100
     _deadline: asyncio.TimerHandle | None = None
     _body_deadline: asyncio.TimerHandle | None = None
     _body_bytes = 0
+    _in_head = True
+    """What arrives now is a request's line or headers (or the start of the next request)."""
+    _head_bytes = 0
+    """Bytes of the current head fed to the parser (``data_received``)."""
+    _header_count = 0
+    _messages = 0
+    """Requests parsed to their end on this connection."""
     _refused = False
     """Set once a request is refused: the connection is closing, nothing more is parsed."""
 
@@ -49,16 +72,69 @@ class HeaderDeadline(HttpToolsProtocol):
         super().connection_made(transport)
         self._arm()
 
+    def data_received(self, data: bytes) -> None:
+        """uvicorn's, except that a head reaches the parser ``max_header_bytes`` at most (a
+        piece at a time, since httptools keeps a header line until it ends) and is refused once
+        past that, and that a request the parser cannot read is answered in the documented shape.
+
+        A head that begins a read, as every request's does unless the client pipelines, is
+        counted exactly. One that begins inside a read, behind the end of the request before it,
+        is counted from the next piece on: it can take one read more (at most 256 KiB)."""
+        if self._refused:
+            return
+        self._unset_keepalive_if_required()
+        rest = memoryview(data)
+        while rest and not self._refused:
+            in_head, messages = self._in_head, self._messages
+            if in_head:
+                room = self.max_header_bytes - self._head_bytes
+                if room <= 0:
+                    self._refuse(ErrorCode.HEADERS_TOO_LARGE, self._head_bytes_message())
+                    return
+                piece, rest = rest[:room], rest[room:]
+            else:  # a body: the body's own limits apply
+                piece, rest = rest, rest[:0]
+            try:
+                self.parser.feed_data(piece)
+            except httptools.HttpParserUpgrade:
+                if self._refused:
+                    return
+                if self._should_upgrade():  # as uvicorn does
+                    self.handle_websocket_upgrade()
+                else:
+                    self._unsupported_upgrade_warning()
+                return
+            except httptools.HttpParserError as error:
+                self._malformed(error)
+                return
+            if in_head and self._in_head and self._messages == messages:
+                self._head_bytes += len(piece)
+                if self._head_bytes >= self.max_header_bytes and not self._refused:
+                    self._refuse(ErrorCode.HEADERS_TOO_LARGE, self._head_bytes_message())
+                    return
+
     def on_message_begin(self) -> None:
         if self._refused:
             return
         super().on_message_begin()
         self._body_bytes = 0
+        self._header_count = 0
         self._arm()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if self._refused:
+            return
+        self._header_count += 1
+        if self._header_count > self.max_headers:
+            message = f"A request may have at most {self.max_headers} header lines."
+            self._refuse(ErrorCode.HEADERS_TOO_LARGE, message)
+            return
+        super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         if self._refused:
             return
+        self._in_head = False
         self._disarm()
         if self.parser.should_upgrade() and self._should_upgrade():
             super().on_headers_complete()  # a WebSocket: no body, no deadline
@@ -83,6 +159,8 @@ class HeaderDeadline(HttpToolsProtocol):
         if self._refused:
             return
         self._disarm_body()
+        self._in_head, self._head_bytes = True, 0
+        self._messages += 1
         super().on_message_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -119,6 +197,25 @@ class HeaderDeadline(HttpToolsProtocol):
     def _too_large_message(self) -> str:
         return f"A request body may have at most {self.max_body_bytes} bytes."
 
+    def _head_bytes_message(self) -> str:
+        return f"A request's line and headers may have at most {self.max_header_bytes} bytes."
+
+    def _malformed(self, error: httptools.HttpParserError) -> None:
+        """The parser could not read the request (or a callback failed while it did)."""
+        if self._refused:
+            return
+        cause = error.__context__ if isinstance(error, httptools.HttpParserCallbackError) else error
+        cycle = self.cycle
+        started = cycle is not None and cycle.scope is self.scope  # this request's own
+        if isinstance(cause, httptools.HttpParserError):
+            reason = str(cause)[:200]
+            self.logger.warning("Invalid HTTP request received: %s", reason)
+            message = f"The request is not valid HTTP/1.1: {reason}."
+            self._refuse(ErrorCode.BAD_MESSAGE, message, started=started)
+        else:  # not the request's fault
+            self.logger.error("HTTP parser callback failed", exc_info=cause)
+            self._refuse(ErrorCode.SERVER_ERROR, "Internal server error.", started=started)
+
     def _content_length(self) -> int | None:
         for name, value in self.headers:
             if name == b"content-length":
@@ -128,11 +225,11 @@ class HeaderDeadline(HttpToolsProtocol):
                     return None  # httptools refuses it itself
         return None
 
-    def _refuse(self, code: ErrorCode, message: str, *, started: bool) -> None:
+    def _refuse(self, code: ErrorCode, message: str, *, started: bool = False) -> None:
         """Answer ``code`` (if no answer is under way) and close the connection. ``started``:
         this request's cycle (and its app task) exists already; it sees a disconnect."""
         self._refused = True
-        self.logger.info("refusing a request body (%s) and closing its connection", code)
+        self.logger.info("refusing a request (%s) and closing its connection", code)
         self._disarm()
         self._disarm_body()
         if self.transport.is_closing():
@@ -175,6 +272,11 @@ class TransportLimits:
     """Seconds a request's body may take to arrive after its headers (else 408 ``too_slow``)."""
     max_body_bytes: int = 1 << 20
     """Bytes of one request's body (more: 413 ``too_large``, unread past the limit)."""
+    max_header_bytes: int = 64 * 1024
+    """Bytes of one request's line and headers, through the blank line that ends them (more:
+    431 ``headers_too_large``, unread past the limit)."""
+    max_headers: int = 100
+    """Header lines of one request (more: 431 ``headers_too_large``)."""
     keep_alive: float = 5.0
     """Seconds an idle keep-alive connection stays open."""
     max_connections: int = 2000
@@ -199,6 +301,8 @@ class TransportLimits:
                 "header_timeout": self.header_timeout,
                 "body_timeout": self.body_timeout,
                 "max_body_bytes": self.max_body_bytes,
+                "max_header_bytes": self.max_header_bytes,
+                "max_headers": self.max_headers,
             },
         )
         return {
