@@ -56,6 +56,21 @@ async def table_of(app: InProcess, headers: dict[str, str], **body: Any) -> Tabl
     return await app.hub.table(created.json()["id"])
 
 
+async def stored_match(app: InProcess, table: str) -> dict[str, Any]:
+    """The match of ``table`` once it is in the match list. (The table is ``finished`` in
+    memory a moment before its match is stored: polling its status and then reading the list
+    raced under load.)"""
+    found: list[dict[str, Any]] = []
+
+    async def listed() -> bool:
+        found[:] = [m for m in (await app.http.get("/api/matches")).json() if m["table"] == table]
+        return bool(found)
+
+    await app.until(listed, timeout=10)
+    (match,) = found
+    return match
+
+
 def test_a_player_who_never_opens_the_table_is_away_from_the_start(tmp_path: Path) -> None:
     """Anna creates a table, Bruno sits and opens it, Anna never does: her seat is away from
     the start and gets a bot after the grace (a casual table) so that Bruno plays on; at a
@@ -83,11 +98,7 @@ def test_a_player_who_never_opens_the_table_is_away_from_the_start(tmp_path: Pat
             await app.http.post(f"/api/tables/{rated.id}/sit", json={"seat": 1}, headers=bruno)
             await opened(app, rated, bruno_user)
 
-            async def forfeited() -> bool:
-                return await app.table_status(rated.id) == "finished"
-
-            await app.until(forfeited, timeout=10)
-            (match,) = (await app.http.get("/api/matches")).json()
+            match = await stored_match(app, rated.id)
             assert match["table"] == rated.id and match["ended"] == "forfeit"
             assert match["winner"] == 1  # Bruno's line
 
@@ -112,11 +123,8 @@ def test_nobody_plays_for_a_player_who_left_a_casual_table_of_bots(tmp_path: Pat
             await asyncio.sleep(0.3)
             assert actor.seq == played, "the bots played on for nobody"
 
-            async def ended() -> bool:
-                return await app.table_status(actor.id) == "finished"
-
-            await app.until(ended, timeout=10)
-            (match,) = (await app.http.get("/api/matches")).json()
+            match = await stored_match(app, actor.id)
+            assert await app.table_status(actor.id) == "finished"
             assert match["ended"] == "forfeit" and match["winner"] is None
 
     asyncio.run(scenario())
