@@ -13,7 +13,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from burraco.ratings import PRESETS, Mode, Rating, RatingsError, outcome_of
-from burraco.store import RatingStore, Store
+from burraco.store import AccountStore, PlayerMatchRow, ProfileStore, RatingStore, Store
 
 S = PRESETS["standard"]
 START = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
@@ -181,6 +181,71 @@ def test_an_abandonment_penalises_the_leaver_only_and_bad_input_changes_nothing(
                 now=START,
             )
             assert retry is not None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_match_of_a_deleted_account_is_left_unrated_and_out_of_profiles(db_url: str) -> None:
+    """A player deleted his account before his match was rated (his rating row went with it):
+    rating refuses with ``account_deleted`` and writes nothing, and the profiles' rows skip
+    him. Before, the rating failed on the missing row (a foreign-key traceback in the log) and
+    the profiles' rows of the others were lost with his."""
+
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            ratings, accounts, profiles = (
+                RatingStore(store),
+                AccountStore(store),
+                ProfileStore(store),
+            )
+            anna, bruno = [await store.create_user(n, "x") for n in ("Anna", "Bruno")]
+            await accounts.delete_account(anna.id, replacement=f"Deleted-{anna.id}")
+            with pytest.raises(RatingsError) as refused:
+                await ratings.rate_match(
+                    table_id="t1",
+                    match_no=1,
+                    mode=Mode.TWO,
+                    seats=[f"user:{anna.id}", f"user:{bruno.id}"],
+                    outcome=outcome_of(Mode.TWO, totals=[100, 2005], winner=1),
+                    now=START,
+                )
+            assert refused.value.code == "account_deleted"
+            assert await ratings.ratings_of(bruno.id) == []
+            await store.create_table(
+                "t1", created_by=bruno.id, config={}, public=True, invite_code=None, players=2
+            )
+            rows = [
+                PlayerMatchRow(
+                    user.id,
+                    "t1",
+                    1,
+                    seat,
+                    START,
+                    "2p",
+                    "italian",
+                    True,
+                    result,
+                    "complete",
+                    1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    [f"Deleted-{anna.id}", "Bruno"],
+                    [other.id],
+                )
+                for seat, (user, other, result) in enumerate(
+                    [(anna, bruno, "loss"), (bruno, anna, "win")]
+                )
+            ]
+            await profiles.record(rows)
+            (mine,) = await profiles.stats(bruno.id)
+            assert (mine.matches, mine.wins) == (1, 1)
+            assert await profiles.stats(anna.id) == []
         finally:
             await store.close()
 

@@ -377,6 +377,20 @@ class Hub:
             conn.close()
         return len(ended)
 
+    async def account_gone(self, user_id: int, name: str) -> None:
+        """The account ``user_id`` is about to be deleted: it leaves quick play, and every
+        table he sits at or created settles his seats (table/gone.py), here first (awaited,
+        so that a forfeit is rated while his rating exists) and in the other processes."""
+        await self.quickplay.forget(user_id)
+        if self.cluster is not None:
+            self.cluster.account_gone_everywhere(user_id, name)
+        await self.account_gone_local(user_id, name)
+
+    async def account_gone_local(self, user_id: int, name: str) -> None:
+        for actor in list(self.tables.values()):
+            if actor.created_by == user_id or any(s.user_id == user_id for s in actor.seats):
+                await actor.call(commands.AccountGone(user_id, name))
+
     def disconnect(self, conn: Connection) -> None:
         if conn not in self.connections:
             return

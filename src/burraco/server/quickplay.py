@@ -143,6 +143,21 @@ class QuickPlay:
                     self.where.pop(member, None)
             return self.status_of(user.id)
 
+    async def forget(self, user_id: int) -> None:
+        """``user_id``'s account is being deleted: he leaves his queue (the partner of a pair
+        leaves it with him) and no partner waits for him any more."""
+        async with self.lock:
+            self.seated.pop(user_id, None)
+            self.pending.pop(user_id, None)
+            for mate, (partner, _, _) in list(self.pending.items()):
+                if partner == user_id:
+                    del self.pending[mate]
+            key = self.where.get(user_id)
+            if key is not None:
+                seeker = self.queues[key].remove(user_id)
+                for member in seeker.members if seeker else (user_id,):
+                    self.where.pop(member, None)
+
     def status_of(self, user_id: int) -> dict[str, Any]:
         if user_id in self.seated:
             return {"status": "seated", "table": self.seated[user_id]}

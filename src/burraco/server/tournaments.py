@@ -35,6 +35,7 @@ from burraco.store import (
     TournamentInfo,
     TournamentStore,
     UserInfo,
+    Withdrawal,
 )
 from burraco.tournament import (
     ACTIVE_TOURNAMENTS,
@@ -380,6 +381,16 @@ class TournamentManager:
 
     async def unregister(self, user: UserInfo, tournament_id: str) -> dict[str, Any]:
         return await self.registration.unregister(user, tournament_id)
+
+    async def withdrawn(self, withdrawals: Sequence[Withdrawal], user: UserInfo) -> None:
+        """``user`` deleted his account and his entries to tournaments still registering were
+        withdrawn with it (``AccountStore.delete_account``): a pair's partner is told, and
+        every such tournament's page shows its list again."""
+        for withdrawal in withdrawals:
+            self.watchers.tell_partner(
+                withdrawal.partner_id, withdrawal.tournament_id, "partner_left", user
+            )
+            await self._push(withdrawal.tournament_id, "registration")
 
     # ------------------------------------------------------------------- starting, rounds
 

@@ -2,7 +2,14 @@
 manager's tables (``club``, ``club_models``).
 """
 
-from .account_store import AccountInfo, AccountStore, AddressTaken, SessionRow, TokenError
+from .account_store import (
+    AccountInfo,
+    AccountStore,
+    AddressTaken,
+    SessionRow,
+    TokenError,
+    Withdrawal,
+)
 from .bot_store import BotLimit, BotRow, BotStore
 from .club import ClubStore, ClubTx
 from .migrate import Applied
@@ -78,5 +85,6 @@ __all__ = [
     "TournamentInfo",
     "TournamentStore",
     "UserInfo",
+    "Withdrawal",
     "migrate_database",
 ]

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+
+from burraco.tournament.lifecycle import TournamentStatus
 
 from . import account_models as a
 from . import models
 from . import review_models as rm
+from . import tournament_models as tm
 from .store import Store, _aware, hash_token
 
 
@@ -31,6 +34,15 @@ class TokenError(Exception):
 
 class AddressTaken(Exception):
     """The address is another account's (said only to whoever proved he reads it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """An entry withdrawn from a tournament still registering (``delete_account``)."""
+
+    tournament_id: str
+    partner_id: int | None
+    """The other player of a pair's entry, who is told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,14 +262,45 @@ class AccountStore:
             ],
         }
 
-    async def delete_account(self, user_id: int, *, replacement: str) -> None:
+    async def delete_account(self, user_id: int, *, replacement: str) -> list[Withdrawal]:
         """Remove the account and its personal data; its finished matches stay as records,
-        the name replaced by ``replacement`` (in the list and in each record's players)."""
+        the name replaced by ``replacement`` (in the list and in each record's players). His
+        entries to tournaments still registering are withdrawn (returned: the server tells
+        the partners and the lists); in the others his entrant stays, under ``replacement``
+        (docs/tournaments.md)."""
         account = await self.account(user_id)
         if account is None:
-            return
+            return []
         quoted, new = f'"{account.name}"', f'"{replacement}"'
+        withdrawn: list[Withdrawal] = []
         async with self.store.write() as session:
+            registering = set(
+                (
+                    await session.scalars(
+                        select(tm.Tournament.id).where(
+                            tm.Tournament.status == TournamentStatus.REGISTERING.value
+                        )
+                    )
+                ).all()
+            )
+            entries = await session.scalars(
+                select(tm.TournamentEntrant).where(
+                    or_(
+                        tm.TournamentEntrant.user_id == user_id,
+                        tm.TournamentEntrant.partner_id == user_id,
+                    )
+                )
+            )
+            for entry in entries.all():
+                if entry.tournament_id in registering:
+                    mate = entry.partner_id if entry.user_id == user_id else entry.user_id
+                    withdrawn.append(Withdrawal(entry.tournament_id, mate))
+                    await session.delete(entry)
+                else:  # a pair's name is "Anna & Bruno"
+                    entry.name = " & ".join(
+                        replacement if part == account.name else part
+                        for part in entry.name.split(" & ")
+                    )
             for match in (await session.scalars(select(models.MatchLog))).all():
                 if account.name not in match.players:
                     continue
@@ -271,3 +314,4 @@ class AccountStore:
                 if review.result is not None and review.result.get("player") == account.name:
                     review.result = {**review.result, "player": replacement}
             await session.execute(delete(models.User).where(models.User.id == user_id))
+        return withdrawn

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from sqlalchemy import Integer, func, select
 
+from . import models
 from . import rating_models as m
 from .store import Store, _aware
 
@@ -78,9 +79,18 @@ class ProfileStore:
         self.store = store
 
     async def record(self, rows: Sequence[PlayerMatchRow]) -> None:
-        """Store a finished match's rows (again: the same rows, a resumed table's)."""
+        """Store a finished match's rows (again: the same rows, a resumed table's). The row of
+        a player whose account is gone meanwhile is not written (nobody's profile to add to)."""
         async with self.store.write() as session:
+            wanted = {row.user_id for row in rows}
+            present = set(
+                (
+                    await session.scalars(select(models.User.id).where(models.User.id.in_(wanted)))
+                ).all()
+            )
             for row in rows:
+                if row.user_id not in present:
+                    continue
                 await session.merge(m.PlayerMatch(**{f: getattr(row, f) for f in row.__slots__}))
 
     async def stats(self, user_id: int) -> list[ModeStats]:

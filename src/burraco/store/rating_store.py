@@ -116,13 +116,20 @@ class RatingStore:
                 raise RatingsError(f"seat {seat} ({key}) cannot be rated", code="outside_bot")
         async with self.store.write() as session:
             ids = [uid for uid in (_user_id(k) for k in seats) if uid is not None]
-            guests = (
-                await session.scalars(
-                    select(models.User.name).where(
-                        models.User.id.in_(ids), models.User.is_guest.is_(True)
+            people = (
+                await session.execute(
+                    select(models.User.id, models.User.name, models.User.is_guest).where(
+                        models.User.id.in_(ids)
                     )
                 )
             ).all()
+            if len({p.id for p in people}) < len(set(ids)):
+                # A player deleted his account before the match was rated (his rating went
+                # with it): the match stands unrated rather than failing on his missing row.
+                raise RatingsError(
+                    "a player of this match has deleted his account", code="account_deleted"
+                )
+            guests = [p.name for p in people if p.is_guest]
             if guests:
                 raise RatingsError(f"guests are never rated: {', '.join(guests)}", code="guest")
             session.add(m.RatedMatch(table_id=table_id, match_no=match_no, mode=mode.value, at=now))

@@ -215,6 +215,7 @@ class Cluster:
             "user": self._on_user,
             "end_user": self._on_end_user,
             "end_sessions": self._on_end_sessions,
+            "gone": self._on_account_gone,
             "announce": self._on_announce,
             "tdone": self._on_table_done,
             "hello": self._on_hello,
@@ -773,6 +774,13 @@ class Cluster:
     def _on_end_user(self, message: dict[str, Any]) -> None:
         if message["f"] != self.node:
             self.hub.end_user_local(int(message["u"]))
+
+    def account_gone_everywhere(self, user_id: int, name: str) -> None:
+        self.bus.send(None, {"k": "gone", "f": self.node, "u": user_id, "n": name})
+
+    def _on_account_gone(self, message: dict[str, Any]) -> None:
+        if message["f"] != self.node:
+            self.spawn(self.hub.account_gone_local(int(message["u"]), str(message["n"])))
 
     def end_sessions_everywhere(self, hashes: Iterable[str]) -> None:
         self.bus.send(None, {"k": "end_sessions", "f": self.node, "h": list(hashes)})

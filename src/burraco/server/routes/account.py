@@ -266,8 +266,14 @@ async def delete_account(
     ):
         raise ServiceError(ErrorCode.BAD_LOGIN, "the password is not right")
     ended = await hub.accounts.end_sessions(user.id)
-    await hub.accounts.delete_account(user.id, replacement=f"Deleted-{user.id}")
+    replacement = f"Deleted-{user.id}"
+    # His tables settle his seats first (a forfeit is rated while his rating exists), then
+    # the account goes, with his entries to tournaments still registering (docs/accounts.md).
+    await hub.account_gone(user.id, replacement)
+    withdrawn = await hub.accounts.delete_account(user.id, replacement=replacement)
     hub.end_sessions_hashed(ended)
+    if hub.tournaments is not None:
+        await hub.tournaments.withdrawn(withdrawn, user)
     response = Response(status_code=204)
     response.delete_cookie(auth.SESSION_COOKIE)
     return response

@@ -24,11 +24,12 @@ from . import commands as cmd
 from .bots import BotsMixin
 from .core import TableError
 from .finish import FinishMixin
+from .gone import GoneMixin
 from .history import CHAT_MEMORY, EVENT_MEMORY, HistoryMixin
 from .play import PlayMixin
 from .rating import RatingMixin
 from .recovery import RecoveryMixin
-from .seats import SeatsMixin, SeatState
+from .seats import GONE_NAME, SeatsMixin, SeatState
 from .status import TableStatus
 from .timers import TimersMixin
 
@@ -52,6 +53,7 @@ def _log_failure(task: asyncio.Task[Any]) -> None:
 
 class TableActor(
     SeatsMixin,
+    GoneMixin,
     PlayMixin,
     BotsMixin,
     TimersMixin,
@@ -71,8 +73,18 @@ class TableActor(
         self.status = TableStatus(info.status)
         self.match_no = info.match_no
         self.created_by = info.created_by
+        # A seat with nobody in a match under way, or at a tournament's table (all of whose
+        # seats the draw filled), was its player's whose account has since been deleted.
+        assigned = self.status == TableStatus.PLAYING or self.config.tournament is not None
         self.seats = [
-            SeatState(s.user_id, s.user_name, s.bot, user_bot=s.user_bot) for s in info.seats
+            SeatState(
+                s.user_id,
+                s.user_name or (GONE_NAME if assigned and s.bot is None else None),
+                s.bot,
+                user_bot=s.user_bot,
+                gone=assigned and s.user_id is None and s.bot is None,
+            )
+            for s in info.seats
         ]
         self.queue = asyncio.Queue()
         self.seq = 0
@@ -248,6 +260,8 @@ class TableActor(
                 return await self._resume()
             case cmd.Deal():
                 return await self._deal_next()
+            case cmd.AccountGone():
+                return await self._account_gone(command)
             case cmd.Timer():
                 return await self._timer(command)
             case cmd.BotMove():

@@ -142,6 +142,15 @@ class Deal:
     """Deal the next smazzata if the last one is over."""
 
 
+@dataclass(frozen=True, slots=True)
+class AccountGone:
+    """The account ``user_id`` is being deleted (docs/accounts.md): his seats and the tables he
+    created are settled before it goes; ``name`` replaces his name where it stays."""
+
+    user_id: int
+    name: str
+
+
 class TimerPurpose(Enum):
     DEAL = "deal"
     REVEAL = "reveal"
@@ -178,4 +187,6 @@ class BotMove:
 
 LobbyCommand: TypeAlias = Sit | Stand | Cancel | SeatBot | Rematch | Close
 """Commands answered with the table's info (``TableActor.info_json``)."""
-TableCommand: TypeAlias = FromConnection | LobbyCommand | Start | Resume | Deal | Timer | BotMove
+TableCommand: TypeAlias = (
+    FromConnection | LobbyCommand | Start | Resume | Deal | AccountGone | Timer | BotMove
+)

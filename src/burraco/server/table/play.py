@@ -176,6 +176,7 @@ class PlayMixin(TableCore):
             self.clock.start_turn(first, now)
         self._publish_numbered(seq, messages.dealt(number, first, committed.commitment), views=True)
         self._after_change()
+        await self._settle_gone()  # a seat whose player deleted his account: gone.py
 
     def _install_deal(self, committed: CommittedDeck, number: int, first: int) -> None:
         assert self.match is not None

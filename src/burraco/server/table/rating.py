@@ -29,6 +29,8 @@ class RatingMixin(TableCore):
             return None
         mode = Mode.for_players(len(self.seats))
         keys: list[str] = []
+        if any(holder.gone for holder in self.seats):
+            return messages.rating_news(None, unrated="account_deleted")
         for holder in self.seats:
             if holder.user_id is not None:
                 keys.append(f"user:{holder.user_id}")

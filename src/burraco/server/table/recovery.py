@@ -73,6 +73,7 @@ class RecoveryMixin(TableCore):
         self._arm_deserted()
         self._publish(messages.resumed(self.number), views=True)
         self._after_change()
+        await self._settle_gone()  # a player who deleted his account meanwhile: gone.py
 
     async def _replay_log(
         self, smazzate: Sequence[SmazzataRecord], actions: Sequence[ActionRecord]

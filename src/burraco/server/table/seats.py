@@ -21,6 +21,9 @@ from .commands import TimerPurpose
 from .core import TableCore, TableError
 from .status import TableStatus
 
+GONE_NAME = "Deleted"
+"""The name of a seat whose player's account was deleted before the table knew his name."""
+
 
 @dataclass
 class SeatState:
@@ -36,15 +39,17 @@ class SeatState:
     """The seated user is a bot account (an outside program playing online)."""
     came: bool = False
     """The seated person has opened the table since the match started."""
+    gone: bool = False
+    """The seat's player deleted his account: he will never come back (``_settle_gone``)."""
 
     @property
     def free(self) -> bool:
-        return self.user_id is None and self.bot is None
+        return self.user_id is None and self.bot is None and not self.gone
 
     def json(self, seat: int) -> messages.SeatJson:
         return messages.seat(
             seat,
-            name=self.name if self.user_id is not None else None,
+            name=self.name if self.user_id is not None or self.gone else None,
             bot=self.bot,
             connected=self.bot is not None or self.connections > 0,
             away=self.away_since is not None,
@@ -376,6 +381,10 @@ class SeatsMixin(TableCore):
         return (0, 1, 0, 1) if self.rules.players == 4 else tuple(range(self.rules.players))
 
     async def _start(self, command: cmd.Start) -> messages.TableInfoJson:
-        """Start a table whose seats were all filled in the store (tournament tables)."""
+        """Start a table whose seats were all filled in the store (tournament tables). A seat
+        found empty had a player whose account was deleted since (gone.py)."""
+        for holder in self.seats:
+            if holder.free:
+                holder.gone, holder.name = True, GONE_NAME
         await self._start_if_full()
         return self._info()

@@ -202,19 +202,24 @@ class TimersMixin(TableCore):
         self._publish(messages.substitute(seat, self._seats_json()))
         self._maybe_bot()
 
-    async def _forfeit(self, seat: int) -> None:
+    async def _forfeit(self, seat: int, *, gone: bool = False) -> None:
         """``absent = forfeit``: the away player's line loses with the technical score of T14;
-        when nobody of the other line is at the table either, neither line wins."""
+        when nobody of the other line is at the table either, neither line wins. ``gone``: the
+        player deleted his account (gone.py); the other line wins unless it is gone too (its
+        people need not be at the table yet: a tournament's table has just started)."""
         state, match = self.state, self.match
         if state is None or match is None or self.status != TableStatus.PLAYING or match.sides != 2:
             return
         line = state.line_of[seat]
-        others = [
-            h
-            for s, h in enumerate(self.seats)
-            if state.line_of[s] != line and h.user_id is not None
-        ]
-        both = bool(others) and all(h.away_since is not None for h in others)
+        if gone:
+            both = all(h.gone for s, h in enumerate(self.seats) if state.line_of[s] != line)
+        else:
+            others = [
+                h
+                for s, h in enumerate(self.seats)
+                if state.line_of[s] != line and h.user_id is not None
+            ]
+            both = bool(others) and all(h.away_since is not None for h in others)
         self._publish(messages.forfeit(seat, None if both else line))
         await self._finish("forfeit", timed_out_line=None if both else line, timed_out_seat=seat)
 
