@@ -115,7 +115,8 @@ def test_a_running_tournament_goes_on_without_a_deleted_account(
             await delete(app, anna)
 
             async def finished() -> bool:
-                return (await app.http.get(url)).json()["status"] == "finished"
+                status: str = (await app.http.get(url)).json()["status"]
+                return status == "finished"
 
             await app.until(finished, timeout=60, every=0.1)
             view = (await app.http.get(url)).json()
