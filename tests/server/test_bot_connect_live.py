@@ -170,10 +170,17 @@ async def _play_as_person(
                     await socket.send(json.dumps(act))
 
 
-def _until_online(server: LiveServer, owner: str, bot: str, seconds: float = 60.0) -> None:
+def _until_online(
+    server: LiveServer,
+    owner: str,
+    bot: str,
+    connector: subprocess.Popen[str],
+    seconds: float = 60.0,
+) -> None:
     """Wait until ``bot``'s connector has its socket open (its owner follows it: a bot is a
     friend at once, and the friends list says who is online), instead of a fixed sleep that a
-    loaded machine outlasts."""
+    loaded machine outlasts. A connector that stopped meanwhile fails the test with what it
+    said (a CI run once saw one never come online, and nothing told why)."""
     headers = {"Authorization": f"Bearer {owner}"}
     deadline = time.monotonic() + seconds
     with httpx.Client(base_url=server.url, trust_env=False, timeout=20, headers=headers) as http:
@@ -183,8 +190,23 @@ def _until_online(server: LiveServer, owner: str, bot: str, seconds: float = 60.
             friends = http.get("/api/friends").json()["friends"]
             if any(f["name"] == bot and f["online"] for f in friends):
                 return
-            assert time.monotonic() < deadline, f"{bot}'s connector did not come online"
+            if connector.poll() is not None or time.monotonic() >= deadline:
+                if connector.poll() is None:
+                    connector.kill()
+                _, err = connector.communicate()
+                raise AssertionError(
+                    f"{bot}'s connector did not come online (exit {connector.returncode}):\n{err}"
+                )
             time.sleep(0.2)
+
+
+def _reap(processes: list[subprocess.Popen[str]]) -> None:
+    """Stop the connectors still running and close every one's pipes."""
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+        if process.stdout is not None and not process.stdout.closed:
+            process.communicate()
 
 
 def _finished(process: subprocess.Popen[str]) -> tuple[int, str]:
@@ -211,7 +233,9 @@ def test_the_example_bot_plays_a_person_online_through_bot_connect(tmp_path: Pat
             assert code == 2 and "not a bot account" in err
         connector = _connector(server, token, f"{sys.executable} {EXAMPLE}")
         processes.append(connector)
-        _until_online(server, paola, "PaolaBot")  # its socket is open before the challenge
+        _until_online(
+            server, paola, "PaolaBot", connector
+        )  # its socket is open before the challenge
         played = asyncio.run(_play_as_person(server, paola, "PaolaBot"))
         end = played["end"]
         assert end["ended"] == "complete" and len(end["totals"]) == 2
@@ -228,10 +252,7 @@ def test_the_example_bot_plays_a_person_online_through_bot_connect(tmp_path: Pat
         assert [m["table"] for m in profile["recent"]] == [played["table"]["id"]]
         assert "Traceback" not in server.log()
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+        _reap(processes)
         server.stop()
 
 
@@ -253,8 +274,8 @@ def test_a_crashing_bot_and_a_late_bot_lose_their_moves_and_the_matches_end(
                 server, sleeper, f"{sys.executable} {tmp_path / 'sleeper.py'}", "--time-ms", "300"
             )
         )
-        _until_online(server, rosa, "Crasher")
-        _until_online(server, ugo, "Sleeper")
+        _until_online(server, rosa, "Crasher", processes[0])
+        _until_online(server, ugo, "Sleeper", processes[1])
 
         async def both() -> list[dict[str, Any]]:
             return list(
@@ -272,10 +293,7 @@ def test_a_crashing_bot_and_a_late_bot_lose_their_moves_and_the_matches_end(
         assert "late " in late_err and "crashed" not in late_err, late_err
         assert "Traceback" not in server.log()
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+        _reap(processes)
         server.stop()
 
 
@@ -310,10 +328,7 @@ def test_a_bot_joins_quick_play_through_bot_connect(tmp_path: Path) -> None:
         assert "waiting in quick play" in err and "quick play: playing at table" in err, err
         assert "Traceback" not in server.log()
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+        _reap(processes)
         server.stop()
 
 
@@ -387,7 +402,7 @@ def test_bot_connect_reconnects_after_a_dropped_socket_and_plays_on(tmp_path: Pa
         behind = LiveServer.__new__(LiveServer)  # the connector's view of the server: the proxy
         behind.port = proxy.port
         processes.append(_connector(behind, token, f"{sys.executable} {EXAMPLE}"))
-        _until_online(server, nina, "NinaBot")
+        _until_online(server, nina, "NinaBot", processes[-1])
         played = asyncio.run(_play_as_person(server, nina, "NinaBot", cut=(30, proxy.cut)))
         assert proxy.cuts == 1
         assert played["end"]["ended"] == "complete"
@@ -396,9 +411,6 @@ def test_bot_connect_reconnects_after_a_dropped_socket_and_plays_on(tmp_path: Pa
         assert "connection lost" in err and "moves lost: none" in err, err
         assert "Traceback" not in server.log()
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+        _reap(processes)
         proxy.close()
         server.stop()

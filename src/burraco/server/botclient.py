@@ -184,10 +184,8 @@ class BotClient:
     async def run(self) -> int:
         """Play until ``games`` matches are over (or for ever): 0, or 2 when the server
         refuses the token."""
-        try:
-            me = await self.http("GET", "/api/me")
-        except ServerRefusal as refusal:
-            self.say(f"the server refused the token: {refusal}")
+        me = await self._whoami()
+        if me is None:
             return 2
         if not me.get("bot"):
             self.say(f"{me.get('name')} is not a bot account: create one on the account page")
@@ -223,6 +221,28 @@ class BotClient:
                 with contextlib.suppress(Exception):
                     await self.http("DELETE", "/api/quickplay")
         return 0
+
+    async def _whoami(self) -> dict[str, Any] | None:
+        """``/api/me`` with the token: the bot's account, or None when the server refuses the
+        token. A server that cannot answer yet (not up, restarting, overloaded: a network
+        error, a timeout, 429 or 5xx) is asked again after 0.5 s, 1 s, ... 8 s, as a dropped
+        socket is: the connector started with its server must not die of being first."""
+        attempt = 0
+        while True:
+            try:
+                me: dict[str, Any] = await self.http("GET", "/api/me")
+                return me
+            except ServerRefusal as refusal:
+                if refusal.status != 429 and refusal.status < 500:
+                    self.say(f"the server refused the token: {refusal}")
+                    return None
+                problem = str(refusal)
+            except (OSError, TimeoutError) as error:  # URLError is an OSError
+                problem = f"{type(error).__name__}: {error}"
+            delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
+            self.say(f"the server does not answer yet ({problem}); trying again in {delay:g} s")
+            await asyncio.sleep(delay)
+            attempt += 1
 
     def stop(self) -> None:
         self._done.set()
