@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import random
 import threading
@@ -78,6 +79,17 @@ class InProcess:
         assert response.status_code == 200, response.text
         status: str = response.json()["status"]
         return status
+
+
+def sent_to(conn: Connection) -> list[dict[str, Any]]:
+    """Every message waiting in ``conn``'s outbox (what its WebSocket writer would send),
+    decoded; the outbox is left empty."""
+    out = []
+    while not conn.outbox.empty():
+        text = conn.outbox.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
 
 
 async def play_seat(

@@ -105,6 +105,17 @@ def test_a_player_who_never_opens_the_table_is_away_from_the_start(tmp_path: Pat
     asyncio.run(scenario())
 
 
+async def left_a_bot(app: InProcess) -> tuple[TableActor, UserInfo]:
+    """Carla starts a casual match against a bot, opens it and closes her page; twice the
+    grace later: the table and Carla."""
+    carla, user = await person(app)
+    actor = await table_of(app, carla, smazzate=1, seat=0, bots={"1": "greedy"})
+    conn = await opened(app, actor, user)
+    await closed(app, actor, conn)
+    await asyncio.sleep(0.6)  # twice the grace
+    return actor, user
+
+
 def test_nobody_plays_for_a_player_who_left_a_casual_table_of_bots(tmp_path: Path) -> None:
     """Carla plays a bot, closes her page: past the grace no bot takes her seat (the bots
     would play the match out for nobody); the table waits at her turn, and ends with no
@@ -112,11 +123,7 @@ def test_nobody_plays_for_a_player_who_left_a_casual_table_of_bots(tmp_path: Pat
 
     async def scenario() -> None:
         async with running_app(tmp_path, **FAST, deserted_match_seconds=1.5) as app:
-            carla, user = await person(app)
-            actor = await table_of(app, carla, smazzate=1, seat=0, bots={"1": "greedy"})
-            conn = await opened(app, actor, user)
-            await closed(app, actor, conn)
-            await asyncio.sleep(0.6)  # twice the grace
+            actor, _ = await left_a_bot(app)
             assert actor.seats[0].away_since is not None
             assert actor.seats[0].substitute is None
             played = actor.seq
@@ -133,11 +140,7 @@ def test_nobody_plays_for_a_player_who_left_a_casual_table_of_bots(tmp_path: Pat
 def test_a_player_back_before_the_deserted_time_finds_the_table_waiting(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with running_app(tmp_path, **FAST, deserted_match_seconds=1.5) as app:
-            carla, user = await person(app)
-            actor = await table_of(app, carla, smazzate=1, seat=0, bots={"1": "greedy"})
-            conn = await opened(app, actor, user)
-            await closed(app, actor, conn)
-            await asyncio.sleep(0.6)
+            actor, user = await left_a_bot(app)
             await opened(app, actor, user)
             assert actor.seats[0].away_since is None and actor.seats[0].substitute is None
             await asyncio.sleep(2.0)  # past the deserted time: she is here

@@ -19,7 +19,7 @@ from burraco.server.connection import Connection
 from burraco.server.table import TableActor, commands
 from burraco.store import UserInfo
 
-from .inprocess import InProcess, running_app
+from .inprocess import InProcess, running_app, sent_to
 
 PASSWORD = "una password lunga"
 FAST = {"disconnect_grace": 60.0, "bot_delay": 0.0, "substitute_bot": "greedy", "test_seed": 5}
@@ -54,15 +54,6 @@ async def opened(app: InProcess, actor: TableActor, user: UserInfo) -> Connectio
     assert conn is not None
     await actor.call(commands.Join(conn))
     return conn
-
-
-def told(conn: Connection) -> list[dict[str, Any]]:
-    out = []
-    while not conn.outbox.empty():
-        text = conn.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
 
 
 def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -178,7 +169,7 @@ def test_the_lobby_tables_and_the_queue_of_a_deleted_account(
             assert waiting.status.value == "open" and waiting.seats[1].free
             assert waiting.seats[0].user_id == bruno_user.id
             assert rated.status.value == "finished"
-            end = [m for m in told(bruno_page) if m.get("kind") == "match_end"]
+            end = [m for m in sent_to(bruno_page) if m.get("kind") == "match_end"]
             (match_end,) = end
             assert match_end["ended"] == "forfeit" and match_end["winner"] == 1
             assert [c["result"] for c in match_end["rating"]["changes"]] == ["abandoned", "win"]
@@ -227,7 +218,7 @@ def test_a_deleted_entrant_leaves_a_tournament_still_registering(tmp_path: Path)
             await delete(app, anna)
             view = (await app.http.get(url)).json()
             assert view["entrants"] == [] and view["entrant_count"] == 0
-            notices = [m for m in told(page) if m["type"] == "tournament_notice"]
+            notices = [m for m in sent_to(page) if m["type"] == "tournament_notice"]
             assert [(n["notice"], n["by"]) for n in notices] == [("partner_left", "Anna")]
             assert user.id not in {e.get("partner_id") for e in view["entrants"]}
 

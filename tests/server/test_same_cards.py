@@ -50,15 +50,20 @@ def test_a_same_cards_sit_and_go_runs_to_its_standings(tmp_path: Path) -> None:
     asyncio.run(_sit_and_go(tmp_path))
 
 
+async def _carla(app: InProcess) -> dict[str, str]:
+    """carla registers: her bearer header."""
+    signed = await app.http.post(
+        "/api/register", json={"name": "carla", "password": "a good password"}
+    )
+    assert signed.status_code == 201, signed.text
+    app.http.cookies.clear()
+    return {"Authorization": f"Bearer {signed.json()['token']}"}
+
+
 async def _sit_and_go(tmp_path: Path) -> None:
     async with running_app(tmp_path, substitute_bot="greedy", disconnect_grace=4.0) as app:
         organiser = await app.guest()
-        signed = await app.http.post(
-            "/api/register", json={"name": "carla", "password": "a good password"}
-        )
-        assert signed.status_code == 201, signed.text
-        app.http.cookies.clear()
-        person = {"Authorization": f"Bearer {signed.json()['token']}"}
+        person = await _carla(app)
         made = await app.http.post("/api/tournaments", json=SETTINGS, headers=organiser)
         assert made.status_code == 201, made.text
         tid = made.json()["id"]
@@ -292,12 +297,7 @@ async def _exported(tmp_path: Path) -> None:
     # Bots think 0.2 s a move: the bots' table plays on for a while after carla's has ended.
     async with running_app(tmp_path, bot_delay=0.2) as app:
         organiser = await app.guest()
-        signed = await app.http.post(
-            "/api/register", json={"name": "carla", "password": "a good password"}
-        )
-        assert signed.status_code == 201, signed.text
-        app.http.cookies.clear()
-        carla = {"Authorization": f"Bearer {signed.json()['token']}"}
+        carla = await _carla(app)
         body = SETTINGS | {"size": 4, "rounds": 1, "smazzate": 1}
         body |= {"absent": "forfeit", "absent_seconds": 1}
         tid = (await app.http.post("/api/tournaments", json=body, headers=organiser)).json()["id"]

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from ._live import LiveServer, live_server
+from .raw_http import read_all
 
 BODY_TIMEOUT = 1.0
 MAX_BODY = 1 << 20
@@ -25,24 +26,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("slow-body")
     with live_server(data, body_timeout=BODY_TIMEOUT, max_body_bytes=MAX_BODY) as running:
         yield running
-
-
-def _read_all(sock: socket.socket, within: float) -> tuple[bytes, bool]:
-    """Everything the server sends until it closes (``True``) or ``within`` seconds pass."""
-    data = b""
-    deadline = time.monotonic() + within
-    while (left := deadline - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            break
-        except OSError:  # reset by the server
-            return data, True
-        if not chunk:
-            return data, True
-        data += chunk
-    return data, False
 
 
 def _refusal(data: bytes) -> tuple[int, dict[str, str]]:
@@ -69,7 +52,7 @@ def test_a_slow_body_is_cut_off_while_others_are_served(server: LiveServer) -> N
             info = httpx.get(f"{server.url}/api/info", timeout=5, trust_env=False)
             assert info.status_code == 200
             slow.sendall(b" ")
-        data, closed = _read_all(slow, BODY_TIMEOUT + 5)
+        data, closed = read_all(slow, BODY_TIMEOUT + 5)
         waited = time.monotonic() - started
     assert closed, f"still open after {waited:.1f} s"
     assert waited < BODY_TIMEOUT + 3, waited
@@ -83,7 +66,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(server: LiveServer) 
     with socket.create_connection(("127.0.0.1", server.port)) as sock:
         # Only the headers: the refusal comes without waiting for the 2 MiB announced.
         sock.sendall(_login_head(f"Content-Length: {2 * MAX_BODY}\r\n"))
-        data, closed = _read_all(sock, 5)
+        data, closed = read_all(sock, 5)
     assert closed
     status, body = _refusal(data)
     assert status == 413
@@ -111,7 +94,7 @@ def test_a_chunked_body_that_grows_past_the_limit_is_refused(server: LiveServer)
                 sent += len(chunk)
         except OSError:  # closed by the server past the limit
             pass
-        data, closed = _read_all(sock, 5)
+        data, closed = read_all(sock, 5)
     assert closed
     status, body = _refusal(data)
     assert status == 413 and body["error"] == "too_large", body
@@ -142,6 +125,6 @@ def test_a_body_under_the_limit_is_served(server: LiveServer) -> None:
         sock.sendall(body[:10])
         time.sleep(BODY_TIMEOUT / 3)
         sock.sendall(body[10:])
-        data, closed = _read_all(sock, 5)
+        data, closed = read_all(sock, 5)
     assert closed
     assert data.startswith(b"HTTP/1.1 401"), data[:200]

@@ -9,7 +9,6 @@ what the server sends them is read from their outboxes, as the WebSocket writer 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -27,6 +26,8 @@ from burraco.server.hub import Hub
 from burraco.server.tournament.records import closings_of
 from burraco.server.tournaments import TournamentError, TournamentManager, TournamentSettings
 from burraco.store import Store, UserInfo
+
+from .inprocess import sent_to
 
 T0 = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
 START = T0 + timedelta(minutes=30)
@@ -82,15 +83,6 @@ def run(tmp_path: Path, scenario: Callable[[World], Awaitable[None]]) -> None:
     asyncio.run(main())
 
 
-def received(conn: Connection) -> list[dict[str, Any]]:
-    out = []
-    while not conn.outbox.empty():
-        text = conn.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
-
-
 async def scheduled(w: World, organiser: UserInfo, **settings: Any) -> str:
     view = await w.manager.create(
         organiser,
@@ -115,7 +107,7 @@ def test_registration_closes_two_minutes_before_the_start(tmp_path: Path) -> Non
         tid = await scheduled(w, organiser)
         watcher = w.connect(organiser)
         await w.manager.watch(watcher, tid)
-        assert received(watcher)[0]["tournament"]["registration_open"] is True
+        assert sent_to(watcher)[0]["tournament"]["registration_open"] is True
         early, late, later = [await w.user(n) for n in ("Anna", "Bruno", "Carla")]
         await w.manager.register(early, tid)
         w.clock.now = START - timedelta(minutes=2, seconds=1)
@@ -126,7 +118,7 @@ def test_registration_closes_two_minutes_before_the_start(tmp_path: Path) -> Non
         )
         await w.manager.unregister(late, tid)
         await w.manager.register(late, tid)
-        pushed = received(watcher)
+        pushed = sent_to(watcher)
         assert [m["reason"] for m in pushed] == ["registration"] * 4
         assert [e["name"] for e in pushed[-1]["tournament"]["entrants"]] == ["Anna", "Bruno"]
         w.clock.now = START - timedelta(minutes=2)
@@ -134,7 +126,7 @@ def test_registration_closes_two_minutes_before_the_start(tmp_path: Path) -> Non
         await refused(w.manager.unregister(late, tid), "registration_closed")
         await w.manager.tick()  # the watchers hear that registration closed (once)
         await w.manager.tick()
-        closed = received(watcher)
+        closed = sent_to(watcher)
         assert [m["reason"] for m in closed] == ["registration_closed"]
         assert closed[0]["tournament"]["registration_open"] is False
         assert closed[0]["tournament"]["status"] == "registering"
@@ -161,7 +153,7 @@ def test_at_the_start_the_latest_beyond_a_multiple_are_removed_and_told(tmp_path
         assert statuses == {f"Player{i}": "playing" for i in range(4)} | {"Player4": "excluded"}
         assert view["entrant_count"] == 4
         # Told: the excluded player, once; the others get their round-1 table.
-        notices = [[m for m in received(c) if m["type"] == "tournament_notice"] for c in conns]
+        notices = [[m for m in sent_to(c) if m["type"] == "tournament_notice"] for c in conns]
         assert [n["notice"] for n in notices[4]] == ["excluded"]
         tables = {t["table_id"] for t in view["rounds"][0]["tables"]}
         assert len(tables) == 2
@@ -191,7 +183,7 @@ def test_below_the_minimum_the_tournament_is_cancelled(tmp_path: Path) -> None:
         assert {e["status"] for e in view["entrants"]} == {"excluded"}
         assert view["rounds"] == [] and view["standings"] == []
         for conn in conns:
-            assert [m["notice"] for m in received(conn)] == ["cancelled"]
+            assert [m["notice"] for m in sent_to(conn)] == ["cancelled"]
         assert not w.hub.tables
         await refused(w.manager.register(organiser, tid), "not_registering")
 
@@ -279,7 +271,7 @@ def test_a_tied_knockout_match_goes_on_for_one_more_smazzata(tmp_path: Path) -> 
         assert [s.user_id for s in extra.seats] == [
             s.user_id for s in w.hub.tables[first["table_id"]].seats
         ]
-        told = [m for c in conns for m in received(c) if m["type"] == "tournament_notice"]
+        told = [m for c in conns for m in sent_to(c) if m["type"] == "tournament_notice"]
         assert [m["table"] for m in told if m["table"] == again["table_id"]] == [
             again["table_id"]
         ] * 2
@@ -351,7 +343,7 @@ def test_fixed_pairs_register_together_and_sit_opposite(tmp_path: Path) -> None:
             "excluded",
             "unconfirmed",
         ]
-        notices = [[m for m in received(c) if m["type"] == "tournament_notice"] for c in conns]
+        notices = [[m for m in sent_to(c) if m["type"] == "tournament_notice"] for c in conns]
         assert [[n["notice"] for n in got] for got in notices] == [
             ["partner_declined", "partner_invite", "table"],
             ["partner_invite", "partner_confirmed", "table"],

@@ -135,28 +135,28 @@ class QuickPlay:
 
     async def leave(self, user: UserInfo) -> dict[str, Any]:
         async with self.lock:
-            self.pending.pop(user.id, None)
-            key = self.where.get(user.id)
-            if key is not None:
-                seeker = self.queues[key].remove(user.id)
-                for member in seeker.members if seeker else (user.id,):
-                    self.where.pop(member, None)
+            self._dequeue(user.id)
             return self.status_of(user.id)
 
     async def forget(self, user_id: int) -> None:
         """``user_id``'s account is being deleted: he leaves his queue (the partner of a pair
         leaves it with him) and no partner waits for him any more."""
         async with self.lock:
+            self._dequeue(user_id)
             self.seated.pop(user_id, None)
-            self.pending.pop(user_id, None)
             for mate, (partner, _, _) in list(self.pending.items()):
                 if partner == user_id:
                     del self.pending[mate]
-            key = self.where.get(user_id)
-            if key is not None:
-                seeker = self.queues[key].remove(user_id)
-                for member in seeker.members if seeker else (user_id,):
-                    self.where.pop(member, None)
+
+    def _dequeue(self, user_id: int) -> None:
+        """``user_id`` waits no longer: not for a partner, not in his queue (with his pair's
+        partner). Lock held."""
+        self.pending.pop(user_id, None)
+        key = self.where.get(user_id)
+        if key is not None:
+            seeker = self.queues[key].remove(user_id)
+            for member in seeker.members if seeker else (user_id,):
+                self.where.pop(member, None)
 
     def status_of(self, user_id: int) -> dict[str, Any]:
         if user_id in self.seated:

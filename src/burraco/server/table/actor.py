@@ -29,7 +29,7 @@ from .history import CHAT_MEMORY, EVENT_MEMORY, HistoryMixin
 from .play import PlayMixin
 from .rating import RatingMixin
 from .recovery import RecoveryMixin
-from .seats import GONE_NAME, SeatsMixin, SeatState
+from .seats import SeatsMixin, SeatState
 from .status import TableStatus
 from .timers import TimersMixin
 
@@ -73,19 +73,11 @@ class TableActor(
         self.status = TableStatus(info.status)
         self.match_no = info.match_no
         self.created_by = info.created_by
-        # A seat with nobody in a match under way, or at a tournament's table (all of whose
-        # seats the draw filled), was its player's whose account has since been deleted.
-        assigned = self.status == TableStatus.PLAYING or self.config.tournament is not None
         self.seats = [
-            SeatState(
-                s.user_id,
-                s.user_name or (GONE_NAME if assigned and s.bot is None else None),
-                s.bot,
-                user_bot=s.user_bot,
-                gone=assigned and s.user_id is None and s.bot is None,
-            )
-            for s in info.seats
+            SeatState(s.user_id, s.user_name, s.bot, user_bot=s.user_bot) for s in info.seats
         ]
+        if self.status == TableStatus.PLAYING or self.config.tournament is not None:
+            self._empty_seats_gone()  # (a tournament's draw filled every seat)
         self.queue = asyncio.Queue()
         self.seq = 0
         self.memory = deque(maxlen=EVENT_MEMORY)

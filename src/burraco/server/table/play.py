@@ -98,7 +98,7 @@ class PlayMixin(TableCore):
 
     def _person_here(self, seat: int) -> bool:
         holder = self.seats[seat]
-        return holder.user_id is not None and holder.connections > 0 and holder.substitute is None
+        return holder.present and holder.substitute is None
 
     async def _complete_deal(self) -> None:
         """Every awaited seed came, or the wait ran out: deal."""

@@ -46,6 +46,11 @@ class SeatState:
     def free(self) -> bool:
         return self.user_id is None and self.bot is None and not self.gone
 
+    @property
+    def present(self) -> bool:
+        """A seated person with the table open."""
+        return self.user_id is not None and self.connections > 0
+
     def json(self, seat: int) -> messages.SeatJson:
         return messages.seat(
             seat,
@@ -376,6 +381,14 @@ class SeatsMixin(TableCore):
             self._arm_deserted()
         await self._deal()
 
+    def _empty_seats_gone(self) -> None:
+        """The seats with nobody at a table whose seats were all taken (a tournament's, quick
+        play's, a match under way) were their players' whose accounts have since been deleted:
+        they are gone (gone.py)."""
+        for holder in self.seats:
+            if holder.free:
+                holder.gone, holder.name = True, GONE_NAME
+
     def _clock_lines(self) -> tuple[int, ...]:
         """The line of each seat, for the clocks: a bank per line (partners share theirs)."""
         return (0, 1, 0, 1) if self.rules.players == 4 else tuple(range(self.rules.players))
@@ -383,8 +396,6 @@ class SeatsMixin(TableCore):
     async def _start(self, command: cmd.Start) -> messages.TableInfoJson:
         """Start a table whose seats were all filled in the store (tournament tables). A seat
         found empty had a player whose account was deleted since (gone.py)."""
-        for holder in self.seats:
-            if holder.free:
-                holder.gone, holder.name = True, GONE_NAME
+        self._empty_seats_gone()
         await self._start_if_full()
         return self._info()

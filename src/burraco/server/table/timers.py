@@ -137,11 +137,7 @@ class TimersMixin(TableCore):
         one is decided: forfeit, or a bot with the leaver rated last)."""
         if self.config.tournament is not None or self.config.rated:
             return False
-        return not any(
-            h.user_id is not None and h.connections > 0
-            for other, h in enumerate(self.seats)
-            if other != seat
-        )
+        return not any(h.present for other, h in enumerate(self.seats) if other != seat)
 
     def _arm_deserted(self) -> None:
         """A casual lobby match none of whose seated people is at it ends after
@@ -152,16 +148,14 @@ class TimersMixin(TableCore):
             and self.status == TableStatus.PLAYING
             and self.config.tournament is None
             and not self.config.rated
-            and not any(h.user_id is not None and h.connections > 0 for h in self.seats)
+            and not any(h.present for h in self.seats)
         ):
             self._set_timer("deserted", delay, TimerPurpose.DESERTED)
 
     async def _end_if_deserted(self) -> None:
         """Nobody seated has been at this casual match for the deserted time: it ends with no
         winner, stored as ``forfeit``, instead of waiting in memory for ever."""
-        if self.status != TableStatus.PLAYING or any(
-            h.user_id is not None and h.connections > 0 for h in self.seats
-        ):
+        if self.status != TableStatus.PLAYING or any(h.present for h in self.seats):
             return
         log.info("table %s: nobody seated is at the table; the match ends", self.id)
         await self._finish("forfeit", timed_out_line=None, timed_out_seat=None)
