@@ -8,7 +8,9 @@ at run time, so typing the messages costs the server nothing per event. The tabl
 else; the values inside them (views, events, score sheets) come from ``wire``.
 
 Sections: the connection, a table's messages, the values inside them, a table's events, and
-at the end the tournaments' pushes (to watchers and to players).
+at the end the tournaments' pushes (to watchers and to players). It stays one module of about
+700 lines on purpose (DESIGN.md: every message on the wire is a typed value from one module):
+it is declarations only, and docs/protocol.md is checked against it as a whole.
 """
 
 from __future__ import annotations
