@@ -17,6 +17,7 @@ from burraco.store import Store
 
 from . import errors, fairness
 from .botrunner import BotRunner
+from .clock import Clock, SystemClock
 from .cluster.forward import ForwardToOwner
 from .collector import Collector
 from .config import ServerConfig
@@ -58,17 +59,22 @@ class _App(FastAPI):
         return self.openapi_schema
 
 
-def create_app(config: ServerConfig | None = None) -> FastAPI:
+def create_app(config: ServerConfig | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """The app; ``clock``: the time of its hub, tables and limits (a test's ``FakeClock``;
+    the real one by default)."""
     config = config or ServerConfig()
+    clock = clock or SystemClock()
     app = _App(
         title="Burraco",
         version=__version__,
-        lifespan=_lifespan(config),
+        lifespan=_lifespan(config, clock),
         docs_url="/api/docs",
         openapi_url="/api/openapi.json",
         redoc_url=None,
     )
-    app.state.login_limiter = RateLimiter(rate=config.login_attempts_per_minute / 60, burst=5)
+    app.state.login_limiter = RateLimiter(
+        rate=config.login_attempts_per_minute / 60, burst=5, monotonic=clock.monotonic
+    )
     app.state.login_failures = FailureDelay()
     errors.install(app)
     app.add_middleware(SecurityHeaders)
@@ -97,14 +103,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
-def _lifespan(config: ServerConfig) -> Lifespan:
+def _lifespan(config: ServerConfig, clock: Clock) -> Lifespan:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         _redact_tokens_in_logs()
         if config.test_seed is not None:  # tests only: predictable deals
             fairness.use_test_seed(config.test_seed)
         store = await Store.open(config.database())
-        hub = Hub(config, store, BotRunner(processes=config.bot_workers))
+        hub = Hub(config, store, BotRunner(processes=config.bot_workers), clock=clock)
         app.state.hub = hub
         if config.redis_url is not None:
             from .cluster.node import Cluster  # Redis's client only for a cluster

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Callable
 from typing import Final
 
 from burraco.store import UserInfo
@@ -22,7 +23,12 @@ _ids = itertools.count(1)
 
 class Connection:
     def __init__(
-        self, user: UserInfo, *, joins_per_minute: float = 60.0, session: str | None = None
+        self,
+        user: UserInfo,
+        *,
+        joins_per_minute: float = 60.0,
+        session: str | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.id = next(_ids)
         self.user = user
@@ -38,8 +44,9 @@ class Connection:
         """The session token the socket was opened with (a logout closes it)."""
         rate = joins_per_minute / 60
         burst = max(JOIN_BURST, 3 * rate)
-        self.joins = Bucket(rate, burst, burst, time.monotonic())
-        """Joins this connection may still make (each costs a snapshot or a resend)."""
+        self.joins = Bucket(rate, burst, burst, monotonic(), monotonic)
+        """Joins this connection may still make (each costs a snapshot or a resend); its time
+        is the hub's clock's (``monotonic``)."""
 
     def send(self, text: str) -> None:
         if self.closed:

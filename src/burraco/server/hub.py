@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from burraco.store.store import hash_token
 
 from . import messages
 from .botrunner import BotRunner
+from .clock import Clock, SystemClock
 from .config import ServerConfig
 from .connection import Connection
 from .invitemail import InvitationMail
@@ -48,8 +48,13 @@ def new_table_id() -> str:
 
 
 class Hub:
-    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
+    def __init__(
+        self, config: ServerConfig, store: Store, bots: BotRunner, *, clock: Clock | None = None
+    ) -> None:
         self.config = config
+        self.clock: Clock = clock or SystemClock()
+        """The time of every table, timer and limit of this process (server/clock.py): a test
+        gives a ``FakeClock`` and moves it instead of waiting."""
         self.store = store
         self.ratings = RatingStore(store)
         self.accounts = AccountStore(store)
@@ -62,9 +67,9 @@ class Hub:
         self.announcement: messages.Announcement | None = None
         """The last announcement (shown to pages that open later, until replaced)."""
         self.mailer = Mailer(config)
-        self.invitation_mail = InvitationMail(self.accounts, self.mailer)
+        self.invitation_mail = InvitationMail(self.accounts, self.mailer, self.clock)
         """Invitations and challenges by mail to who asked and has no page open (friends.py)."""
-        self.quickplay = QuickPlay(self)
+        self.quickplay = QuickPlay(self, now=self.clock.monotonic)
         self.reviews = ReviewService(self)
         """The bot's reviews of finished matches (reviews.py), started by the app."""
         self.bots = bots
@@ -81,13 +86,19 @@ class Hub:
         self.cluster: Cluster | None = None
         """Set when this process is one of several (docs/cluster.md); None: alone."""
         rate = config.chats_per_minute_per_account / 60
-        self.chat_limits: Limiter = RateLimiter(rate=rate, burst=max(5.0, 3 * rate))
+        self.chat_limits: Limiter = RateLimiter(
+            rate=rate, burst=max(5.0, 3 * rate), monotonic=self.clock.monotonic
+        )
         """Chat lines per account, over all its sockets (issue 19, M5)."""
         rate = config.joins_per_minute_per_account / 60
-        self.join_limits: Limiter = RateLimiter(rate=rate, burst=max(10.0, 15 * rate))
+        self.join_limits: Limiter = RateLimiter(
+            rate=rate, burst=max(10.0, 15 * rate), monotonic=self.clock.monotonic
+        )
         """Joins per account, over all its sockets (issue 19, M5: each is a snapshot)."""
         rate = config.invitations_per_minute_per_account / 60
-        self.invitation_limits: Limiter = RateLimiter(rate=rate, burst=5.0)
+        self.invitation_limits: Limiter = RateLimiter(
+            rate=rate, burst=5.0, monotonic=self.clock.monotonic
+        )
         """Invitations and challenges per account (routes/friends.py)."""
 
     async def recover(self) -> int:
@@ -316,7 +327,12 @@ class Hub:
         if self._sockets_of[user.id] >= most:
             return None
         self._sockets_of[user.id] += 1
-        conn = Connection(user, joins_per_minute=self.config.joins_per_minute, session=session)
+        conn = Connection(
+            user,
+            joins_per_minute=self.config.joins_per_minute,
+            session=session,
+            monotonic=self.clock.monotonic,
+        )
         self.connections.add(conn)
         if self.cluster is not None:
             self.cluster.connected(conn)
@@ -328,7 +344,7 @@ class Hub:
         bucket = self._bot_buckets.get(user_id)
         if bucket is None:
             rate = self.config.bot_messages_per_second
-            bucket = Bucket(rate, rate * 4, rate * 4, time.monotonic())
+            bucket = Bucket(rate, rate * 4, rate * 4, self.clock.monotonic(), self.clock.monotonic)
             self._bot_buckets[user_id] = bucket
         return bucket
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final, Literal
 from urllib.parse import quote
 
 from burraco.errors import ServiceError
 from burraco.store import AccountStore, UserInfo
 
+from .clock import Clock, SystemClock
 from .mailer import Mailer
 from .tableconfig import TableConfig
 
@@ -106,9 +106,11 @@ def describe(config: TableConfig, lang: str) -> str:
 class InvitationMail:
     """The hub's: decides (at once, for the answer's ``mailed``) and sends (in a task)."""
 
-    def __init__(self, accounts: AccountStore, mailer: Mailer) -> None:
+    def __init__(self, accounts: AccountStore, mailer: Mailer, clock: Clock | None = None) -> None:
         self.accounts = accounts
         self.mailer = mailer
+        self.clock: Clock = clock or SystemClock()
+        """The hub's: when a lobby was last seen, the mail limits' windows."""
         self._lock = asyncio.Lock()
         """Around the limits' check and the log of the mail: two invitations at once cannot
         both pass a limit (in this process)."""
@@ -117,7 +119,7 @@ class InvitationMail:
 
     def seen_at_lobby(self, user_id: int) -> None:
         """The user's lobby asked for his friends (and invitations) now."""
-        now = time.monotonic()
+        now = self.clock.monotonic()
         self._lobby_seen[user_id] = now
         if len(self._lobby_seen) > 1000:
             old = now - LOBBY_SEEN_SECONDS
@@ -126,7 +128,7 @@ class InvitationMail:
 
     def at_lobby(self, user_id: int) -> bool:
         at = self._lobby_seen.get(user_id)
-        return at is not None and time.monotonic() - at < LOBBY_SEEN_SECONDS
+        return at is not None and self.clock.monotonic() - at < LOBBY_SEEN_SECONDS
 
     async def offer(
         self,
@@ -149,7 +151,7 @@ class InvitationMail:
         if account is None or account.email is None or not account.mail_invitations:
             return False
         async with self._lock:
-            now = datetime.now(UTC)
+            now = self.clock.utcnow()
             if not await self._within_limits(inviter.id, invitee_id, now):
                 log.info(
                     "invitation mail from %s to %s: over the limits", inviter.name, account.name

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -58,9 +57,10 @@ class QueueKey:
 
 
 class QuickPlay:
-    def __init__(self, hub: Hub, *, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, hub: Hub, *, now: Callable[[], float] | None = None) -> None:
         self.hub = hub
-        self.now = now
+        self.now = now or hub.clock.monotonic
+        """The queues' time (seconds; the hub's clock unless told)."""
         self.settings = PRESETS["standard"]
         self.queues: dict[QueueKey, Queue] = {}
         self.where: dict[int, QueueKey] = {}
@@ -274,7 +274,7 @@ class QuickPlay:
 
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(1.0)
+            await self.hub.clock.sleep(1.0)
             try:
                 await self.tick()
             except Exception:  # a failure to open one table must not stop quick play for all

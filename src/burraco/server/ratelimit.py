@@ -1,10 +1,14 @@
 """Token buckets, for login attempts (per address, and per address and name) and messages (per
-connection); the growing delay of a name that keeps failing to log in."""
+connection); the growing delay of a name that keeps failing to log in.
+
+A bucket reads the hub's clock (``monotonic``, given by whoever makes it: server/clock.py), so
+that a test with a fake clock refills it by advancing time rather than waiting."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -15,9 +19,11 @@ class Bucket:
     burst: float
     tokens: float
     stamp: float
+    monotonic: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    """The clock ``take`` reads when not told the time (the hub's: ``Clock.monotonic``)."""
 
     def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
+        now = self.monotonic() if now is None else now
         elapsed = max(0.0, now - self.stamp)  # a clock that goes back adds nothing
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
         self.stamp = max(self.stamp, now)
@@ -30,9 +36,12 @@ class Bucket:
 class RateLimiter:
     """Many buckets by key (kept small: buckets that are full again are forgotten)."""
 
-    def __init__(self, *, rate: float, burst: float) -> None:
+    def __init__(
+        self, *, rate: float, burst: float, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
+        self.monotonic = monotonic
         self._buckets: dict[str, Bucket] = {}
 
     async def check(self, key: str) -> bool:
@@ -40,12 +49,14 @@ class RateLimiter:
         return self.allow(key)
 
     def allow(self, key: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
+        now = self.monotonic() if now is None else now
         bucket = self._buckets.get(key)
         if bucket is None:
             if len(self._buckets) > 10_000:
                 self._prune(now)
-            bucket = self._buckets[key] = Bucket(self.rate, self.burst, self.burst, now)
+            bucket = self._buckets[key] = Bucket(
+                self.rate, self.burst, self.burst, now, self.monotonic
+            )
         return bucket.take(now)
 
     def _prune(self, now: float) -> None:

@@ -27,7 +27,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from burraco.errors import ErrorCode, ServiceError
@@ -229,7 +229,7 @@ class ReviewService:
                 detail="review_pending",
                 params={"limit": self.pending_per_user},
             )
-        today = await self.store.requested_since(user.id, datetime.now(UTC) - DAY)
+        today = await self.store.requested_since(user.id, self.hub.clock.utcnow() - DAY)
         if today >= self.per_day:
             raise ReviewRefused(
                 ErrorCode.TOO_MANY_REVIEWS,

@@ -101,7 +101,8 @@ class TournamentManager:
     def __init__(self, hub: Hub, *, clock: Callable[[], datetime] | None = None) -> None:
         self.hub = hub
         self.store = TournamentStore(hub.store)
-        self.clock = clock or (lambda: datetime.now(UTC))
+        self.clock = clock or hub.clock.utcnow
+        """Now, as the tournaments see it (the hub's clock unless told)."""
         self.watchers = Watchers(hub.tell)
         self.lock = asyncio.Lock()
         """Held by every change of a tournament (one at a time: each reads it back first)."""

@@ -5,8 +5,7 @@ audit log; a player asking for a moderator's power gets ``403 forbidden`` and ch
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Response
@@ -60,10 +59,6 @@ class Announce(BaseModel):
     text: str = Field(min_length=1, max_length=500)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 async def _other(hub: Any, name: str, me: UserInfo) -> UserInfo:
     other: UserInfo | None = await hub.store.user_by_name(name)
     if other is None:
@@ -95,7 +90,7 @@ async def relations(user: CurrentUser, hub: HubDep) -> dict[str, list[str]]:
 
 async def relate(body: RelationRequest, user: CurrentUser, hub: HubDep) -> dict[str, list[str]]:
     other = await _other(hub, body.player, user)
-    await hub.moderation.relate(user.id, other.id, body.kind, now=_now())
+    await hub.moderation.relate(user.id, other.id, body.kind, now=hub.clock.utcnow())
     result: dict[str, list[str]] = await hub.moderation.relations(user.id)
     return result
 
@@ -121,7 +116,7 @@ async def report(body: ReportRequest, user: CurrentUser, hub: HubDep) -> dict[st
             table_id=body.table,
             seq=body.seq,
             reason=body.reason,
-            now=_now(),
+            now=hub.clock.utcnow(),
         )
     except ValueError as error:
         raise ServiceError(ErrorCode.NOT_FOUND, str(error), detail="no_such_message") from None
@@ -159,7 +154,9 @@ async def close_report(
 ) -> Response:
     moderator = await _power(hub, user)
     try:
-        await hub.moderation.close_report(moderator, number, body.resolution, now=_now())
+        await hub.moderation.close_report(
+            moderator, number, body.resolution, now=hub.clock.utcnow()
+        )
     except ValueError as error:
         raise ServiceError(ErrorCode.NOT_FOUND, str(error), detail="no_such_report") from None
     return Response(status_code=204)
@@ -188,7 +185,7 @@ async def _sanction(
         moderator,
         action,
         f"user:{target.name}",
-        now=_now(),
+        now=hub.clock.utcnow(),
         user_id=target.id,
         values=values,
         details=details,
@@ -224,7 +221,7 @@ async def user_standing(name: Name, user: CurrentUser, hub: HubDep) -> dict[str,
 
 
 async def mute(name: Name, body: MuteRequest, user: CurrentUser, hub: HubDep) -> dict[str, Any]:
-    until = _now() + timedelta(minutes=body.minutes)
+    until = hub.clock.utcnow() + timedelta(minutes=body.minutes)
     return await _sanction(
         hub,
         user,
@@ -238,7 +235,7 @@ async def mute(name: Name, body: MuteRequest, user: CurrentUser, hub: HubDep) ->
 async def suspend(
     name: Name, body: SuspendRequest, user: CurrentUser, hub: HubDep
 ) -> dict[str, Any]:
-    until = _now() + timedelta(days=body.days)
+    until = hub.clock.utcnow() + timedelta(days=body.days)
     return await _sanction(
         hub,
         user,
@@ -281,7 +278,11 @@ async def close_table(
     actor = await hub.table(table_id)
     info: dict[str, Any] = await actor.call(commands.Close(user))
     await hub.moderation.sanction(
-        moderator, "close_table", f"table:{table_id}", now=_now(), details={"reason": body.reason}
+        moderator,
+        "close_table",
+        f"table:{table_id}",
+        now=hub.clock.utcnow(),
+        details={"reason": body.reason},
     )
     return info
 
@@ -294,9 +295,13 @@ async def audit(user: CurrentUser, hub: HubDep) -> list[dict[str, Any]]:
 
 async def announce(body: Announce, user: CurrentUser, hub: HubDep) -> dict[str, int]:
     moderator = await _power(hub, user, admin=True)
-    told = hub.announce(body.text, time.time())
+    told = hub.announce(body.text, hub.clock.now())
     await hub.moderation.sanction(
-        moderator, "announce", "everyone", now=_now(), details={"text": body.text, "told": told}
+        moderator,
+        "announce",
+        "everyone",
+        now=hub.clock.utcnow(),
+        details={"text": body.text, "told": told},
     )
     return {"told": told}
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, WebSocket
@@ -100,7 +99,7 @@ async def _open(socket: WebSocket, hub: Hub, config: ServerConfig) -> Connection
             reason=f"too many connections: at most {config.max_sockets_per_user} per account",
         )
         return None
-    conn.send(encode(messages.welcome(user, time.time())))
+    conn.send(encode(messages.welcome(user, hub.clock.now())))
     return conn
 
 
@@ -137,7 +136,8 @@ async def _read(socket: WebSocket, conn: Connection, hub: Hub, config: ServerCon
             config.messages_per_second,
             config.messages_per_second * 3,
             config.messages_per_second * 3,
-            time.monotonic(),
+            hub.clock.monotonic(),
+            hub.clock.monotonic,
         )
     )
     try:
@@ -166,7 +166,7 @@ async def _read(socket: WebSocket, conn: Connection, hub: Hub, config: ServerCon
 
 async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
     if isinstance(message, Ping):
-        conn.send(encode(messages.pong(message.t, time.time())))
+        conn.send(encode(messages.pong(message.t, hub.clock.now())))
         return
     if isinstance(message, WatchTournament | UnwatchTournament):
         tournaments = hub.tournaments

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -85,7 +84,7 @@ class TableActor(
         self.chat = deque(maxlen=CHAT_MEMORY)
         rate = hub.config.chats_per_minute_per_table / 60
         burst = max(10.0, 3 * rate)
-        self.chat_limit = Bucket(rate, burst, burst, time.monotonic())
+        self.chat_limit = Bucket(rate, burst, burst, hub.clock.monotonic(), hub.clock.monotonic)
         self.match = None
         self.state = None
         self.number = 0

@@ -4,7 +4,6 @@ bot runner (worker processes) and its choice comes back to the actor as a ``BotM
 from __future__ import annotations
 
 import asyncio
-import time
 
 from burraco.engine.autoplay import auto_play_choice
 
@@ -37,13 +36,13 @@ class BotsMixin(TableCore):
         seed = hash((self.id, self.match_no, seat)) & 0x7FFFFFFF
 
         async def think() -> None:
-            started = time.monotonic()
+            started = self.hub.clock.monotonic()
             action = await self.hub.bots.choose(
                 self.id, seat, spec, seed=seed, view=view, legal=legal, account=self.bot_account
             )
-            wait = delay - (time.monotonic() - started)
+            wait = delay - (self.hub.clock.monotonic() - started)
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.hub.clock.sleep(wait)
             self.post(cmd.BotMove(token, seat, action))
 
         asyncio.get_running_loop().create_task(think())

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import asyncio
     from collections.abc import Callable
 
+    from ..clock import TimerHandle
     from ..hub import Hub
     from .commands import TableCommand, TimerPurpose
     from .finish import Conclusion
@@ -78,7 +79,7 @@ class TableCore:
     """Set when the hub let go of this finished table (``_evict_if_idle``): commands that
     still reach this object go to the table's new actor."""
     _deserted_at_last_check: bool
-    _timers: dict[str, asyncio.TimerHandle]
+    _timers: dict[str, TimerHandle]
     """The table's pending timers by key (timers.py)."""
     seed_commits: dict[int, tuple[int, str]]
     """Each seated person's commitment to his seed for the next deal (``seed_commit``), with
@@ -91,7 +92,7 @@ class TableCore:
     """Between two smazzate: the seats whose connected player has not closed the score sheet
     yet; the next deal waits for them (at most ``config.sheet_seconds``, play.py)."""
     _sheet_since: float
-    """When the last smazzata ended (``time.time()``)."""
+    """When the last smazzata ended (``hub.clock.now()``)."""
     abandoned: int | None
     """At a rated table, the seat whose player stayed away past his deadline (rating.py)."""
     _presence_told: dict[int, bool]

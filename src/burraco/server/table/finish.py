@@ -4,7 +4,6 @@ its record written to the store, and the news for the watchers and the hub's lis
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -53,7 +52,7 @@ class FinishMixin(TableCore):
         self.pending = None  # a deal waiting for seeds is not dealt
         self._cancel_timers()
         if self.clock is not None and self.state is not None:
-            self.clock.stop(time.time())
+            self.clock.stop(self.hub.clock.now())
         # With 3 or 4 seats two bots of one level are told apart by their seat ("Bot Expert 3").
         numbered = len(self.seats) >= 3
         names = [

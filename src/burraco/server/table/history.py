@@ -3,7 +3,6 @@ keeping the last ones to resend to a client that reconnects, and the snapshot fo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any, Final, TypeAlias
 
@@ -68,7 +67,7 @@ class HistoryMixin(TableCore):
 
     def snapshot(self, conn: Connection) -> messages.Snapshot:
         seat = self.watchers.get(conn)
-        now = time.time()
+        now = self.hub.clock.now()
         return messages.snapshot(
             self.id,
             self.seq,
@@ -109,7 +108,7 @@ class HistoryMixin(TableCore):
         public = cores.pop(SPECTATOR, base)
         private_texts = tuple(encode(cores[s]) for s in range(self.rules.players)) if cores else ()
         self.memory.append((seq, encode(public), private_texts))
-        now = time.time()
+        now = self.hub.clock.now()
         sent: dict[tuple[int | None, int | None], str] = {}
         for conn, watched in list(self.watchers.items()):
             key = watched if watched is not None and watched in cores else None
@@ -147,7 +146,7 @@ class HistoryMixin(TableCore):
             for seq, public, private in self.memory:
                 if seq > last_seq:
                     conn.send(private[seat] if seat is not None and private else public)
-            extras = self._extras(seat, time.time())
+            extras = self._extras(seat, self.hub.clock.now())
             conn.send(encode(messages.synced(self.id, self.seq, extras)))
         else:
             conn.send(encode(self.snapshot(conn)))

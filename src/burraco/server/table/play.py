@@ -5,8 +5,6 @@ out (nobody hears of an action that is not durable). Chat is numbered with the e
 from __future__ import annotations
 
 import logging
-import time
-from datetime import UTC, datetime
 from typing import Any
 
 from burraco.engine import Action, IllegalActionError, NotationError, Smazzata
@@ -66,7 +64,7 @@ class PlayMixin(TableCore):
                 number,
                 hex_commitment(secret),
                 pending.commitment_list(players),
-                time.time() + wait,
+                self.hub.clock.now() + wait,
             )
         )
         if wait > 0:
@@ -151,7 +149,7 @@ class PlayMixin(TableCore):
         match = self.match
         assert match is not None
         first = match.next_first
-        now = time.time()
+        now = self.hub.clock.now()
         seq = self.seq + 1
         await self.hub.store.log_smazzata(
             self.id,
@@ -224,7 +222,7 @@ class PlayMixin(TableCore):
                 # Lag compensation, bounded as lichess does: the client's reported network
                 # delay is not charged to its clock, up to ``lag_allowance`` per move.
                 allowance = min(command.lag_ms / 1000, self.hub.config.lag_allowance)
-                self.clock.compensate(allowance, time.time())
+                self.clock.compensate(allowance, self.hub.clock.now())
         seq = await self._commit(action, auto=False)
         conn.send(encode(messages.ack(self.id, ref, seq)))
 
@@ -233,7 +231,7 @@ class PlayMixin(TableCore):
         Returns the action's event number."""
         state = self.state
         assert state is not None and self.match is not None
-        now = time.time()
+        now = self.hub.clock.now()
         trial = state.copy()
         events = trial.apply(action)
         clock_json = self._advance_clock(trial, events, now)
@@ -343,7 +341,7 @@ class PlayMixin(TableCore):
         self.sheet_readers.discard(seat)
         if not self.sheet_readers and "deal" in self._timers:
             # Everybody has read the sheet: deal, though never sooner than the usual pause.
-            left = self.config.between_smazzate - (time.time() - self._sheet_since)
+            left = self.config.between_smazzate - (self.hub.clock.now() - self._sheet_since)
             if left > 0:
                 self._set_timer("deal", left, TimerPurpose.DEAL)
             else:
@@ -365,7 +363,7 @@ class PlayMixin(TableCore):
         if not self.chat_limit.take():
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many chat messages at this table")
         standing = await self.hub.moderation.standing(conn.user.id)
-        if standing is not None and standing.muted(datetime.now(UTC)):
+        if standing is not None and standing.muted(self.hub.clock.utcnow()):
             until = standing.chat_muted_until
             assert until is not None
             raise ProtocolError(
@@ -374,7 +372,7 @@ class PlayMixin(TableCore):
                 detail="muted_until",
                 params={"until": until.isoformat()},
             )
-        now = time.time()
+        now = self.hub.clock.now()
         seq = self.seq + 1
         await self.hub.store.log_chat(
             self.id, ChatRecord(seq, conn.user.id, conn.user.name, text, now)

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import logging
-import time
-from datetime import UTC, datetime
 
 from burraco.ratings import Mode, RatingsError, outcome_of, summarize
 from burraco.store import PlayerMatchRow
@@ -51,7 +49,7 @@ class RatingMixin(TableCore):
                 mode=mode,
                 seats=keys,
                 outcome=outcome,
-                now=datetime.fromtimestamp(time.time(), UTC),
+                now=self.hub.clock.utcnow(),
             )
         except RatingsError as error:
             # A named condition (a guest at a tournament table, an outside program): the match
@@ -73,7 +71,7 @@ class RatingMixin(TableCore):
         if match is None or self.config.lesson:
             return
         sides = match.sides
-        now = datetime.fromtimestamp(time.time(), UTC)
+        now = self.hub.clock.utcnow()
         winner = result["winner"]
 
         def side(seat: int) -> int:

@@ -3,7 +3,6 @@ tests/server/test_crash.py kills a server with SIGKILL mid-match and checks what
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -56,7 +55,7 @@ class RecoveryMixin(TableCore):
         last_at, last_clock = await self._replay_log(smazzate, actions)
         state = self.state
         assert state is not None
-        now = time.time()
+        now = self.hub.clock.now()
         self._restore_clock(last_at, last_clock, now)
         if state.is_over:
             if self.match.is_over:

@@ -3,7 +3,6 @@ and their substitutes, and the lobby's life of a table (start, rematch, cancel, 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -121,7 +120,7 @@ class SeatsMixin(TableCore):
         player is away past his deadline with nobody playing for him (nobody was there to play
         with: ``_away_expired``) gets its bot now."""
         self._cancel_timer("deserted")
-        now = time.time()
+        now = self.hub.clock.now()
         for other, holder in enumerate(self.seats):
             if (
                 other != seat
@@ -151,7 +150,7 @@ class SeatsMixin(TableCore):
         holder.connections = max(0, holder.connections - 1)
         if holder.connections == 0:
             if self.status == TableStatus.PLAYING and holder.user_id is not None:
-                self._mark_away(seat, time.time())
+                self._mark_away(seat, self.hub.clock.now())
                 self._presence_changed(seat)
                 self._arm_deserted()
             else:
@@ -209,7 +208,7 @@ class SeatsMixin(TableCore):
         tournament's table says so at once; a lobby table after the quiet time, since its
         creator's page usually opens it a moment after the last seat was taken. (A lobby
         table's seat never opened was never away: the one who came waited for ever.)"""
-        now = time.time()
+        now = self.hub.clock.now()
         for seat, holder in enumerate(self.seats):
             holder.came = holder.connections > 0
             if holder.user_id is not None and holder.connections == 0:

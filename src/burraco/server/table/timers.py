@@ -2,19 +2,19 @@
 away players' deadlines, and letting go of finished or deserted tables.
 
 A timer posts a ``Timer`` command to the actor when it runs out, so it acts in turn with every
-other command; one timer per key (setting one again replaces it)."""
+other command; one timer per key (setting one again replaces it). Timers and times are the
+hub's clock's (``hub.clock``, server/clock.py): a test moves a fake one instead of waiting."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING, cast
 
 from burraco.engine.actions import DISCARD
 from burraco.engine.autoplay import auto_play_choice
 
 from .. import messages
+from ..clock import TimerHandle
 from . import commands as cmd
 from .commands import TimerPurpose
 from .core import TableCore
@@ -27,14 +27,13 @@ log = logging.getLogger("burraco.table")
 
 
 class TimersMixin(TableCore):
-    _timers: dict[str, asyncio.TimerHandle]
+    _timers: dict[str, TimerHandle]
 
     def _set_timer(
         self, key: str, delay: float, purpose: TimerPurpose, seat: int | None = None
     ) -> None:
         self._cancel_timer(key)
-        loop = asyncio.get_running_loop()
-        self._timers[key] = loop.call_later(
+        self._timers[key] = self.hub.clock.call_later(
             max(0.0, delay), self.post, cmd.Timer(key, purpose, seat)
         )
 
@@ -88,13 +87,13 @@ class TimersMixin(TableCore):
         expiry = self.clock.next_expiry()
         if expiry is not None:
             at, _ = expiry
-            self._set_timer("clock", at - time.time(), TimerPurpose.CLOCK)
+            self._set_timer("clock", at - self.hub.clock.now(), TimerPurpose.CLOCK)
 
     async def _clock_expired(self) -> None:
         clock, state = self.clock, self.state
         if clock is None or state is None or state.is_over or self.status != TableStatus.PLAYING:
             return
-        now = time.time()
+        now = self.hub.clock.now()
         expired = clock.expired(now)
         if expired is None:
             self._arm_clock()

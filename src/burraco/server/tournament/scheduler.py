@@ -4,7 +4,6 @@ tournament starts (or is cancelled, T1) on time, even with nobody asking."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Final
 
@@ -48,8 +47,11 @@ class Scheduler:
             except Exception:  # the store may be away for a moment: try again later
                 log.exception("tournament scheduler")
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=max(0.05, delay + 0.05))
+            alarm = manager.hub.clock.call_later(max(0.05, delay + 0.05), self._wake.set)
+            try:
+                await self._wake.wait()
+            finally:
+                alarm.cancel()
 
     async def tick(self) -> None:
         """Start (or cancel) every scheduled tournament whose time has come, and tell the

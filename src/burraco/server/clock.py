@@ -1,0 +1,177 @@
+"""Time as an input of the server: every timer, deadline and timestamp the hub and its tables
+use for play comes from one ``Clock`` (``hub.clock``), never from ``time`` or the event loop
+directly.
+
+``SystemClock`` is the real one. ``FakeClock`` is time that moves only when told to
+(``advance``): tests (and simulations) check what happens at a deadline without waiting for it
+in real time, and without failing when the machine is busy. Both live here, the only server
+module that reads the wall clock for play, so that nothing else can drift from the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+__all__ = ["Clock", "FakeClock", "SystemClock", "TimerHandle"]
+
+_PRUNE_AT = 4096
+"""A fake clock drops its cancelled timers when it holds more than this many."""
+
+
+class TimerHandle(Protocol):
+    """A timer set with ``Clock.call_later``."""
+
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """What the server asks of time."""
+
+    def now(self) -> float:
+        """Wall time in epoch seconds (``time.time()``): stored and sent timestamps, the
+        chess clock, away deadlines."""
+        ...
+
+    def utcnow(self) -> datetime:
+        """``now()`` as an aware UTC datetime (moderation, tournaments, ratings)."""
+        ...
+
+    def monotonic(self) -> float:
+        """Seconds that never go back (``time.monotonic()``): rate limits, elapsed times."""
+        ...
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> TimerHandle:
+        """Run ``callback(*args)`` on the running event loop after ``delay`` seconds (as
+        ``loop.call_later``); call it from that loop."""
+        ...
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` (as ``asyncio.sleep``)."""
+        ...
+
+
+class SystemClock:
+    """The real clock: ``time`` and the running asyncio loop."""
+
+    def now(self) -> float:
+        return time.time()
+
+    def utcnow(self) -> datetime:
+        return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> TimerHandle:
+        return asyncio.get_running_loop().call_later(delay, callback, *args)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+@dataclass(order=True)
+class _Due:
+    """A fake timer or sleeper: due at ``at`` (fake monotonic seconds), ties in setting order."""
+
+    at: float
+    order: int
+    loop: asyncio.AbstractEventLoop = field(compare=False)
+    callback: Callable[..., object] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    cancelled: bool = field(default=False, compare=False)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def run(self) -> None:
+        """On its loop: a timer cancelled after it came due (before its loop ran it) still
+        never fires, as with asyncio's own handles."""
+        if not self.cancelled:
+            self.callback(*self.args)
+
+
+class FakeClock:
+    """Time that moves only with ``advance``. It starts at ``start`` (epoch seconds; the
+    monotonic clock starts at 0). Timers and sleepers run on the loop that set them, which need
+    not be the thread calling ``advance``: a test drives an app running in a thread of its own.
+
+    A callback runs after ``advance`` has moved the clock to its end: a timer it sets counts
+    from there, so a chain of timers moves one link per ``advance`` (advance in steps to follow
+    one)."""
+
+    def __init__(self, start: float = 1_750_000_000.0) -> None:
+        self._start = start
+        self._elapsed = 0.0
+        self._due: list[_Due] = []
+        self._order = itertools.count()
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return self._start + self._elapsed
+
+    def utcnow(self) -> datetime:
+        return datetime.fromtimestamp(self.now(), UTC)
+
+    def monotonic(self) -> float:
+        return self._elapsed
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> TimerHandle:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            due = _Due(self._elapsed + max(0.0, delay), next(self._order), loop, callback, args)
+            heapq.heappush(self._due, due)
+            if len(self._due) > _PRUNE_AT:  # timers set again and again (a table's chess clock)
+                self._due = [d for d in self._due if not d.cancelled]
+                heapq.heapify(self._due)
+        return due
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)  # a turn of the loop, as asyncio.sleep(0) gives
+            return
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        handle = self.call_later(seconds, _wake, woken)
+        try:
+            await woken
+        finally:
+            handle.cancel()  # a cancelled sleeper leaves nothing behind to fire
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on by ``seconds`` and hand every timer and sleeper now due to its
+        loop, in deadline order (callable from any thread)."""
+        if seconds < 0:
+            raise ValueError("a clock does not go back")
+        with self._lock:
+            self._elapsed += seconds
+            fired = []
+            while self._due and self._due[0].at <= self._elapsed:
+                due = heapq.heappop(self._due)
+                if not due.cancelled:
+                    fired.append(due)
+        for due in fired:
+            if due.loop.is_closed():
+                continue  # its app has stopped
+            try:
+                due.loop.call_soon_threadsafe(due.run)
+            except RuntimeError:  # closed in the meantime
+                continue
+
+    def pending(self) -> list[float]:
+        """The seconds from now to each timer and sleeper not yet due and not cancelled, soonest
+        first: a test can wait until the app has set the timer it is about to pass."""
+        with self._lock:
+            live = sorted(d for d in self._due if not d.cancelled)
+            return [d.at - self._elapsed for d in live]
+
+
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
