@@ -7,6 +7,10 @@ search bots decide in threads. Use it when a test needs the app's objects in its
 ``AppServer`` runs the same app in a thread of its own and is a ``harness.Server``: the tests
 written for a real server (sync or async, HTTP or WebSocket) run against it unchanged. A real
 process (``_live.LiveServer``) is for SIGKILL, uvicorn's own behaviour and load.
+
+Both take a ``clock`` (server/clock.py): a test of a server timer gives a ``FakeClock``,
+``advance``s it past the deadline and waits until the app has done what the timer posted
+(``settle`` or ``wait_until``: polling for a condition, never a fixed sleep).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import json
 import logging
 import random
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -33,10 +38,11 @@ from httpx_ws.transport import ASGIWebSocketTransport
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from burraco.server.app import create_app
+from burraco.server.clock import Clock
 from burraco.server.config import ServerConfig
 from burraco.server.connection import Connection
 from burraco.server.hub import Hub
-from burraco.server.table import TableStatus, commands
+from burraco.server.table import TableActor, TableStatus, commands
 from burraco.store import UserInfo
 
 from .harness import AsyncSocket, Closed, Frame, Server, Socket
@@ -44,6 +50,9 @@ from .harness import AsyncSocket, Closed, Frame, Server, Socket
 T = TypeVar("T")
 LOG = logging.getLogger("tests.server.app")
 STARTUP_SECONDS = 60.0
+SETTLE_SECONDS = 30.0
+"""How long ``settle`` and ``wait_until`` wait for the app to do what a fake clock's timers
+posted (generous: a busy machine is slow, never wrong)."""
 _numbers = itertools.count(1)
 SERVER_POOLS = ("bot", "burraco-actions")
 """The thread name prefixes of the app's own executors (botrunner, action_writer)."""
@@ -79,6 +88,34 @@ class InProcess:
         assert response.status_code == 200, response.text
         status: str = response.json()["status"]
         return status
+
+
+async def settle(check: Callable[[], bool], what: str, *, timeout: float = SETTLE_SECONDS) -> None:
+    """Wait in the app's own loop (``running_app``, or a hub the test made) until ``check()``
+    holds: what a fake clock's ``advance`` handed the loop has run."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not check():
+                await asyncio.sleep(0.005)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+async def caught_up(actor: TableActor) -> None:
+    """In the table's loop: the table has run every command posted so far, those of the
+    timers a fake clock's ``advance`` has just handed the loop included (a check that nothing
+    happened at a deadline needs that). The marker is a timer the table never set: a no-op."""
+    await asyncio.sleep(0)  # the loop runs the timers' callbacks: their commands are queued
+    await actor.call(commands.Timer("caught-up", commands.TimerPurpose.EVICT))
+
+
+def wait_until(check: Callable[[], bool], what: str, *, timeout: float = SETTLE_SECONDS) -> None:
+    """``settle`` from a thread that is not the app's (an ``AppServer``'s tests)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.005)
 
 
 def sent_to(conn: Connection) -> list[dict[str, Any]]:
@@ -117,11 +154,14 @@ async def play_seat(
 
 @contextlib.asynccontextmanager
 async def running_app(data_dir: Path, **settings: Any) -> AsyncIterator[InProcess]:
+    """The app with its lifespan in this loop; ``settings``: ``ServerConfig``'s, and ``clock``
+    (a ``Clock``: taken from the settings so that callers may pass one dict of both)."""
+    clock: Clock | None = settings.pop("clock", None)
     config = ServerConfig(
         data_dir=data_dir,
         **{"bot_delay": 0.0, "bot_workers": 0, "login_attempts_per_minute": 6000.0} | settings,
     )
-    app = create_app(config)
+    app = create_app(config, clock=clock)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(
@@ -180,6 +220,8 @@ class AppServer(Server):
 
     def __init__(self, data_dir: Path, **settings: Any) -> None:
         super().__init__(data_dir)
+        self.clock: Clock | None = settings.pop("clock", None)
+        """The app's clock (None: the real one), given with the settings (``clock=``)."""
         self.settings = {"bot_workers": 0} | settings  # search bots in threads, no process pool
         self.name = f"app-server-{next(_numbers)}"
         self.records = _Records(self.name)
@@ -228,7 +270,7 @@ class AppServer(Server):
         self._loop.set_default_executor(executor)  # its threads' records are the server's
         self._stopping = asyncio.Event()
         config = ServerConfig(data_dir=self.data_dir, **self.settings)
-        self.app = create_app(config)
+        self.app = create_app(config, clock=self.clock)
         wrapped = ProxyHeadersMiddleware(_LogErrors(self.app), trusted_hosts="127.0.0.1")
         async with (
             self.app.router.lifespan_context(self.app),
@@ -405,7 +447,7 @@ class _AsyncBridge(httpx.AsyncBaseTransport):
 
 @contextlib.contextmanager
 def app_server(data_dir: Path, **settings: Any) -> Iterator[AppServer]:
-    """An ``AppServer`` for the block (its settings as ``ServerConfig``'s)."""
+    """An ``AppServer`` for the block (its settings as ``ServerConfig``'s, and ``clock``)."""
     server = AppServer(data_dir, **settings)
     server.start()
     try:

@@ -3,7 +3,10 @@ player who never opens a started table is away from the start, so the one who ca
 waiting for ever; at a casual table nobody else sits at, a player who leaves gets no bot playing
 for him (bots played whole matches for nobody, past the account's bound of bot-only tables): the
 table waits for him, gives his seat a bot as soon as another person is there to play with, and
-ends with no winner once nobody has been at it for ``deserted_match_seconds``."""
+ends with no winner once nobody has been at it for ``deserted_match_seconds``.
+
+The app's clock is a fake one (server/clock.py): each test moves it past the grace or the
+deserted time and waits for what the table did then, instead of sleeping through them."""
 
 from __future__ import annotations
 
@@ -11,13 +14,15 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from burraco.server.clock import FakeClock
 from burraco.server.connection import Connection
 from burraco.server.table import TableActor, commands
 from burraco.store import UserInfo
 
-from .inprocess import InProcess, running_app
+from .inprocess import InProcess, caught_up, running_app, settle
 
-FAST = {"disconnect_grace": 0.3, "bot_delay": 0.0, "substitute_bot": "greedy", "test_seed": 3}
+GRACE = 0.3
+FAST = {"disconnect_grace": GRACE, "bot_delay": 0.0, "substitute_bot": "greedy", "test_seed": 3}
 
 
 async def person(app: InProcess, name: str | None = None) -> tuple[dict[str, str], UserInfo]:
@@ -78,7 +83,8 @@ def test_a_player_who_never_opens_the_table_is_away_from_the_start(tmp_path: Pat
     match waited at her turn for ever (the 5-minute rule covers only nobody coming)."""
 
     async def scenario() -> None:
-        async with running_app(tmp_path, **FAST) as app:
+        clock = FakeClock()
+        async with running_app(tmp_path, clock=clock, **FAST) as app:
             anna, _ = await person(app, "Anna")
             bruno, bruno_user = await person(app, "Bruno")
             casual = await table_of(app, anna, smazzate=1, seat=0)
@@ -87,16 +93,19 @@ def test_a_player_who_never_opens_the_table_is_away_from_the_start(tmp_path: Pat
             )
             assert sat.json()["status"] == "playing", sat.text
             await opened(app, casual, bruno_user)
-
-            async def anna_replaced() -> bool:
-                return casual.seats[0].substitute == "greedy"
-
-            await app.until(anna_replaced, timeout=10)
+            assert casual.seats[0].away_since is not None
+            clock.advance(GRACE - 0.01)
+            await caught_up(casual)
+            assert casual.seats[0].substitute is None  # not before her deadline
+            clock.advance(0.01)
+            await settle(lambda: casual.seats[0].substitute == "greedy", "Anna's bot")
             assert casual.seats[0].away_since is not None
 
             rated = await table_of(app, anna, smazzate=3, seat=0, rated=True)
             await app.http.post(f"/api/tables/{rated.id}/sit", json={"seat": 1}, headers=bruno)
             await opened(app, rated, bruno_user)
+            assert rated.status == "playing"
+            clock.advance(GRACE)
 
             match = await stored_match(app, rated.id)
             assert match["table"] == rated.id and match["ended"] == "forfeit"
@@ -105,14 +114,18 @@ def test_a_player_who_never_opens_the_table_is_away_from_the_start(tmp_path: Pat
     asyncio.run(scenario())
 
 
-async def left_a_bot(app: InProcess) -> tuple[TableActor, UserInfo]:
+async def left_a_bot(app: InProcess, clock: FakeClock) -> tuple[TableActor, UserInfo]:
     """Carla starts a casual match against a bot, opens it and closes her page; twice the
-    grace later: the table and Carla."""
+    grace later (her away deadline passed, and the table did what it does then): the table
+    and Carla."""
     carla, user = await person(app)
     actor = await table_of(app, carla, smazzate=1, seat=0, bots={"1": "greedy"})
     conn = await opened(app, actor, user)
     await closed(app, actor, conn)
-    await asyncio.sleep(0.6)  # twice the grace
+    assert "away0" in actor._timers
+    clock.advance(2 * GRACE)
+    await caught_up(actor)
+    assert "away0" not in actor._timers  # it ran out
     return actor, user
 
 
@@ -122,14 +135,20 @@ def test_nobody_plays_for_a_player_who_left_a_casual_table_of_bots(tmp_path: Pat
     winner once nobody has been at it for the deserted time."""
 
     async def scenario() -> None:
-        async with running_app(tmp_path, **FAST, deserted_match_seconds=1.5) as app:
-            actor, _ = await left_a_bot(app)
+        clock = FakeClock()
+        async with running_app(tmp_path, clock=clock, **FAST, deserted_match_seconds=1.5) as app:
+            actor, _ = await left_a_bot(app, clock)
             assert actor.seats[0].away_since is not None
             assert actor.seats[0].substitute is None
             played = actor.seq
+            # Bots play at once (no bot delay): a short real wait shows none plays on.
+            clock.advance(GRACE)
             await asyncio.sleep(0.3)
+            await caught_up(actor)
             assert actor.seq == played, "the bots played on for nobody"
+            assert actor.status == "playing"  # 0.9 s after she left: not deserted yet
 
+            clock.advance(1.5 - 3 * GRACE)  # the deserted time since she left
             match = await stored_match(app, actor.id)
             assert await app.table_status(actor.id) == "finished"
             assert match["ended"] == "forfeit" and match["winner"] is None
@@ -139,11 +158,13 @@ def test_nobody_plays_for_a_player_who_left_a_casual_table_of_bots(tmp_path: Pat
 
 def test_a_player_back_before_the_deserted_time_finds_the_table_waiting(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with running_app(tmp_path, **FAST, deserted_match_seconds=1.5) as app:
-            actor, user = await left_a_bot(app)
+        clock = FakeClock()
+        async with running_app(tmp_path, clock=clock, **FAST, deserted_match_seconds=1.5) as app:
+            actor, user = await left_a_bot(app, clock)
             await opened(app, actor, user)
             assert actor.seats[0].away_since is None and actor.seats[0].substitute is None
-            await asyncio.sleep(2.0)  # past the deserted time: she is here
+            clock.advance(2.0)  # past the deserted time: she is here
+            await caught_up(actor)
             assert await app.table_status(actor.id) == "playing"
 
     asyncio.run(scenario())
@@ -155,7 +176,8 @@ def test_a_player_who_comes_back_brings_a_bot_for_the_one_still_away(tmp_path: P
     play on."""
 
     async def scenario() -> None:
-        async with running_app(tmp_path, **FAST, deserted_match_seconds=30) as app:
+        clock = FakeClock()
+        async with running_app(tmp_path, clock=clock, **FAST, deserted_match_seconds=30) as app:
             dino, dino_user = await person(app)
             elsa, elsa_user = await person(app)
             actor = await table_of(app, dino, smazzate=1, seat=0)
@@ -163,7 +185,9 @@ def test_a_player_who_comes_back_brings_a_bot_for_the_one_still_away(tmp_path: P
             mine, hers = await opened(app, actor, dino_user), await opened(app, actor, elsa_user)
             await closed(app, actor, hers)
             await closed(app, actor, mine)
-            await asyncio.sleep(0.6)
+            clock.advance(2 * GRACE)  # past both deadlines
+            await caught_up(actor)
+            assert not {"away0", "away1"} & set(actor._timers)  # they ran out
             assert [s.substitute for s in actor.seats] == [None, None]
             await opened(app, actor, dino_user)
             assert [s.substitute for s in actor.seats] == [None, "greedy"]

@@ -40,6 +40,10 @@ async def _timers_fire_in_deadline_order_once_due() -> None:
     clock.call_later(1, fired.append, "a")
     clock.call_later(2, fired.append, "b1")
     clock.call_later(2, fired.append, "b2")  # same deadline: in the order they were set
+    clock.call_later(0, fired.append, "now")  # due already: no advance needed
+    await _turns()
+    assert fired == ["now"]
+    fired.clear()
     clock.advance(0.5)
     await _turns()
     assert fired == []
@@ -51,6 +55,21 @@ async def _timers_fire_in_deadline_order_once_due() -> None:
     await _turns()
     assert fired == ["a", "b1", "b2", "c"]
     assert clock.pending() == []
+
+
+def test_steps_reach_a_deadline_their_float_sum_falls_short_of() -> None:
+    asyncio.run(_steps_reach_a_deadline())
+
+
+async def _steps_reach_a_deadline() -> None:
+    clock = FakeClock()
+    clock.advance(0.7)
+    fired: list[str] = []
+    clock.call_later(0.3, fired.append, "due")  # at 1.0; 0.7 + 3 x 0.1 is 0.9999999999999999
+    for _ in range(3):
+        clock.advance(0.1)
+    await _turns()
+    assert fired == ["due"]
 
 
 def test_a_cancelled_timer_never_fires_even_once_due() -> None:

@@ -22,6 +22,10 @@ from typing import Any, Protocol
 
 __all__ = ["Clock", "FakeClock", "SystemClock", "TimerHandle"]
 
+_SAME_INSTANT = 1e-9
+"""A fake timer this close to the clock's time is due: advancing 0.1 three times reaches a
+timer set 0.3 ahead, whatever the floating-point sum says."""
+
 _PRUNE_AT = 4096
 """A fake clock drops its cancelled timers when it holds more than this many."""
 
@@ -103,6 +107,7 @@ class FakeClock:
     monotonic clock starts at 0). Timers and sleepers run on the loop that set them, which need
     not be the thread calling ``advance``: a test drives an app running in a thread of its own.
 
+    A timer set with no delay runs at once (on the next turn of its loop), as a real one would.
     A callback runs after ``advance`` has moved the clock to its end: a timer it sets counts
     from there, so a chain of timers moves one link per ``advance`` (advance in steps to follow
     one)."""
@@ -125,8 +130,10 @@ class FakeClock:
 
     def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> TimerHandle:
         loop = asyncio.get_running_loop()
+        if delay <= 0:  # due already: it runs soon, as the loop's own would, with no advance
+            return loop.call_soon(callback, *args)
         with self._lock:
-            due = _Due(self._elapsed + max(0.0, delay), next(self._order), loop, callback, args)
+            due = _Due(self._elapsed + delay, next(self._order), loop, callback, args)
             heapq.heappush(self._due, due)
             if len(self._due) > _PRUNE_AT:  # timers set again and again (a table's chess clock)
                 self._due = [d for d in self._due if not d.cancelled]
@@ -152,7 +159,7 @@ class FakeClock:
         with self._lock:
             self._elapsed += seconds
             fired = []
-            while self._due and self._due[0].at <= self._elapsed:
+            while self._due and self._due[0].at <= self._elapsed + _SAME_INSTANT:
                 due = heapq.heappop(self._due)
                 if not due.cancelled:
                     fired.append(due)
