@@ -10,7 +10,9 @@ process (``_live.LiveServer``) is for SIGKILL, uvicorn's own behaviour and load.
 
 Both take a ``clock`` (server/clock.py): a test of a server timer gives a ``FakeClock``,
 ``advance``s it past the deadline and waits until the app has done what the timer posted
-(``settle`` or ``wait_until``: polling for a condition, never a fixed sleep).
+(``settle`` or ``wait_until``: polling for a condition, never a fixed sleep). The rate limits
+of play (messages, joins, chat) refill only as that clock moves: such an app wants the tests'
+generous limits (conftest.PLAY_SETTINGS).
 """
 
 from __future__ import annotations

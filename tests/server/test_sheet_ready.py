@@ -3,18 +3,57 @@ sheet"): after a smazzata, the table deals again once every connected person sea
 closed the sheet (``ready``), never sooner than ``between_smazzate`` and at the
 latest after ``sheet_seconds``; a player who leaves does not hold the table up. The sheet's
 message names the cards each seat was left holding.
+
+The tests of the waits run on an app of their own whose clock is a fake one (server/clock.py):
+they move it to just before and to the deadline instead of waiting through it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
+from burraco.server.clock import FakeClock
+from burraco.server.table import TableActor
+
+from .conftest import PLAY_SETTINGS, _watched
 from .harness import Server
+from .inprocess import AppServer, app_server, caught_up
 from .support import Played, TableClient, is_kind, open_table
 
 Message = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def _timed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    folder = tmp_path_factory.mktemp("sheet-server")
+    with app_server(folder, clock=FakeClock(), **PLAY_SETTINGS) as server:
+        yield server
+
+
+@pytest.fixture
+def timed_server(request: pytest.FixtureRequest, _timed_server: AppServer) -> Iterator[AppServer]:
+    """The play server's settings on a fake clock (its log checked as ``play_server``'s)."""
+    for server in _watched(request, _timed_server):
+        assert server is _timed_server
+        yield _timed_server
+
+
+def _clock(server: AppServer) -> FakeClock:
+    assert isinstance(server.clock, FakeClock)
+    return server.clock
+
+
+async def _dealt_by_then(server: AppServer, actor: TableActor, seconds: float) -> bool:
+    """Move the clock ``seconds`` on; whether the table has dealt the second smazzata once it
+    has done what came due."""
+    _clock(server).advance(seconds)
+    await server.acall(caught_up(actor))
+    return actor.number == 2
 
 
 async def _first_smazzata_ends(played: Played) -> Message:
@@ -35,19 +74,22 @@ async def _dealt_within(client: TableClient, seconds: float) -> Message | None:
         return None
 
 
-def test_the_deal_waits_for_every_person_to_close_the_sheet(play_server: Server) -> None:
+def test_the_deal_waits_for_every_person_to_close_the_sheet(timed_server: AppServer) -> None:
     async def scenario() -> dict[str, Any]:
         played = await open_table(
-            play_server, players=2, bots={}, smazzate=2, between_smazzate=0, sheet_seconds=60
+            timed_server, players=2, bots={}, smazzate=2, between_smazzate=0, sheet_seconds=60
         )
         try:
             a, b = played.seats[0], played.seats[1]
             end = await _first_smazzata_ends(played)
-            received_at = time.time()
+            received_at = timed_server.hub.clock.now()  # the clock stands still: the end's time
             held = a.view["hand"] if a.view else None
+            actor = timed_server.hub.tables[played.table]
             await a.send({"type": "ready", "table": played.table})
-            # B is still reading: no deal, however long A waits.
-            early = await _dealt_within(a, 1.5)
+            await timed_server.acall(_read_by(actor, a.you))
+            # B is still reading: no deal, however long A waits (up to the sheet's 60 s).
+            assert not await _dealt_by_then(timed_server, actor, 59.9)
+            early = await _dealt_within(a, 0.2)
             started = time.monotonic()
             await b.send({"type": "ready", "table": played.table})
             dealt = await _dealt_within(a, 5)
@@ -83,22 +125,31 @@ def test_the_deal_waits_for_every_person_to_close_the_sheet(play_server: Server)
     assert sorted(end["hands"][0]) == sorted(got["held"])
 
 
-def test_a_sheet_nobody_closes_waits_sheet_seconds(play_server: Server) -> None:
-    async def scenario() -> tuple[float, Message | None]:
+def test_a_sheet_nobody_closes_waits_sheet_seconds(timed_server: AppServer) -> None:
+    async def scenario() -> tuple[bool, Message | None]:
         played = await open_table(
-            play_server, players=2, bots={}, smazzate=2, between_smazzate=0, sheet_seconds=1.5
+            timed_server, players=2, bots={}, smazzate=2, between_smazzate=0, sheet_seconds=1.5
         )
         try:
             await _first_smazzata_ends(played)
-            started = time.monotonic()
+            actor = timed_server.hub.tables[played.table]
+            early = await _dealt_by_then(timed_server, actor, 1.4)
+            assert await _dealt_by_then(timed_server, actor, 0.1)
             dealt = await _dealt_within(played.seats[0], 10)
-            return time.monotonic() - started, dealt
+            return early, dealt
         finally:
             await played.close()
 
-    waited, dealt = asyncio.run(scenario())
-    assert dealt is not None
-    assert 1.0 < waited < 4.0, waited
+    early, dealt = asyncio.run(scenario())
+    assert not early, "dealt before sheet_seconds"
+    assert dealt is not None and dealt["number"] == 2
+
+
+async def _read_by(actor: TableActor, seat: int | None) -> None:
+    """In the app's loop: wait until ``seat``'s ``ready`` has reached the table."""
+    async with asyncio.timeout(30):
+        while seat in actor.sheet_readers:
+            await asyncio.sleep(0.005)
 
 
 def test_a_player_who_leaves_does_not_hold_up_the_deal(play_server: Server) -> None:
@@ -121,31 +172,35 @@ def test_a_player_who_leaves_does_not_hold_up_the_deal(play_server: Server) -> N
     assert dealt is not None and waited < 2.0, waited
 
 
-def test_the_usual_pause_still_holds_when_everybody_is_quick(play_server: Server) -> None:
+def test_the_usual_pause_still_holds_when_everybody_is_quick(timed_server: AppServer) -> None:
     """Both players close the sheet at once (the test clients send ``ready`` on every sheet):
     the deal still waits ``between_smazzate`` (T7), not a moment less and not 60 s."""
 
-    async def scenario() -> float:
+    async def scenario() -> bool:
         played = await open_table(
-            play_server, players=2, bots={}, smazzate=2, between_smazzate=1.0, sheet_seconds=60
+            timed_server, players=2, bots={}, smazzate=2, between_smazzate=1.0, sheet_seconds=60
         )
         try:
             a, b = played.seats[0], played.seats[1]
-            ends = await asyncio.gather(
+            await asyncio.gather(
                 a.until(is_kind("smazzata_end"), play=True, timeout=60),
                 b.until(is_kind("smazzata_end"), play=True, timeout=60),
             )
+            actor = timed_server.hub.tables[played.table]
+            for seat in (0, 1):  # both closed the sheet (their ``ready`` reached the table)
+                await timed_server.acall(_read_by(actor, seat))
+            early = await _dealt_by_then(timed_server, actor, 0.9)
+            assert await _dealt_by_then(timed_server, actor, 0.1)
             dealt, _ = await asyncio.gather(
                 a.until(is_kind("dealt"), timeout=60), b.until(is_kind("dealt"), timeout=60)
             )
             assert dealt["number"] == 2
-            end_seq = ends[0]["seq"]
-            return a.arrivals[dealt["seq"]] - a.arrivals[end_seq]
+            return early
         finally:
             await played.close()
 
-    pause = asyncio.run(scenario())
-    assert 0.9 <= pause < 3.0, pause
+    early = asyncio.run(scenario())
+    assert not early, "dealt before between_smazzate"
 
 
 def test_ready_refusals(play_server: Server) -> None:
