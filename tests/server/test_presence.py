@@ -2,23 +2,29 @@
 10 s to the opponent"): a seated player's departure is told to the table only once it has lasted
 ``presence_quiet_seconds``, a return at once when the departure was told. The away deadline still
 runs from the real departure, so the debounce buys nobody time.
+
+The app's clock is a fake one (server/clock.py): the tests move it through the quiet times
+instead of waiting for them, and the toggling takes the same server time on any machine.
 """
 
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from burraco.server.clock import FakeClock
+
 from .harness import Peer
-from .inprocess import AppServer, app_server
+from .inprocess import AppServer, app_server, caught_up, wait_until
 
 QUIET = 0.5
 GRACE = 30.0
+TOGGLE = 0.05
+"""Server seconds one leave-and-come-back takes in the toggling test (100 of them: 5 s)."""
 
 
 @pytest.fixture
@@ -32,8 +38,25 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
         "messages_per_second": 10_000.0,
         "login_attempts_per_minute": 60_000.0,
     }
-    with app_server(tmp_path, **settings) as running:
+    with app_server(tmp_path, clock=FakeClock(), **settings) as running:
         yield running
+
+
+def _clock(server: AppServer) -> FakeClock:
+    assert isinstance(server.clock, FakeClock)
+    return server.clock
+
+
+def _left(server: AppServer, table: str) -> None:
+    """Wait until seat 0's departure has reached the table (its quiet time runs from there)."""
+    actor = server.hub.tables[table]
+    wait_until(lambda: actor.seats[0].away_since is not None, "the departure")
+
+
+def _told(server: AppServer, table: str, seconds: float) -> None:
+    """Move the clock ``seconds`` on and wait until the table has done what came due."""
+    _clock(server).advance(seconds)
+    server.call(caught_up(server.hub.tables[table]))
 
 
 def _table_in_play(server: AppServer) -> tuple[str, str, str]:
@@ -64,13 +87,18 @@ def test_join_leave_toggling_reaches_the_opponent_as_a_few_notices(server: AppSe
     with server.peer(a) as toggler, server.peer(b) as opponent:
         toggler.join(table)
         opponent.join(table)
-        started = time.monotonic()
-        for _ in range(100):  # leave and come back, 100 times, as fast as the socket goes
+        clock = _clock(server)
+        started = clock.monotonic()
+        for _ in range(100):  # leave and come back, 100 times, away TOGGLE server seconds each
             toggler.send({"type": "leave", "table": table})
+            _left(server, table)
+            clock.advance(TOGGLE)
             toggler.join(table)
         toggler.send({"type": "leave", "table": table})
-        toggling = time.monotonic() - started
-        notices = _notices(opponent, 2 * QUIET + 0.5)
+        toggling = clock.monotonic() - started
+        _left(server, table)
+        _told(server, table, 2 * QUIET + 0.5)
+        notices = _notices(opponent, 0.3)
     # Each departure the table is told of lasted a quiet time: at most two notices per quiet
     # time of toggling, and the last one tells the final state (away). Before the debounce the
     # opponent got one notice per toggle: 201.
@@ -90,9 +118,16 @@ def test_a_quick_reload_is_no_news_and_a_real_departure_keeps_its_deadline(
             player.join(table)
         with server.peer(a) as player:
             player.join(table)
-            assert _notices(opponent, QUIET + 0.3) == []
-        left = time.time()
-        (away,) = _notices(opponent, QUIET + 0.5)
+            _told(server, table, QUIET + 0.3)
+            assert _notices(opponent, 0.3) == []
+        _left(server, table)
+        left = server.hub.clock.now()
+        _told(server, table, QUIET - 0.01)
+        assert _notices(opponent, 0.2) == []  # not before the quiet time
+        _told(server, table, 0.01)
+        away, before = opponent.until(lambda m: m.get("kind") == "away")
+        assert [m for m in before if m.get("kind") in ("away", "back")] == []
+        assert _notices(opponent, 0.3) == []  # one notice
         assert away["kind"] == "away" and away["seat"] == 0
         # The deadline runs from the departure, not from the notice (told a quiet time later).
         assert abs(away["deadline"] - (left + GRACE)) < 0.25, away["deadline"] - left
