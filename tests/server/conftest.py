@@ -5,6 +5,8 @@ one per test process, bots without delay, a disconnect grace of one second, and 
 opened up for test clients that play at full speed). With ``BURRACO_TEST_SERVER=live`` it is a
 real server instead (``_live.LiveServer``: uvicorn in a child process on a loopback port, the
 same settings): the same tests, over real sockets. ``live_play_server`` is always the real one.
+``timed_server`` is an ``AppServer`` with the same settings on a fake clock (server/clock.py),
+one per test module: its tests move the clock through the server's timers instead of waiting.
 
 Each test that uses them gets the part of the server's log written during the test attached to
 its report when it fails, and fails if the server logged a traceback or died.
@@ -17,6 +19,8 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
+
+from burraco.server.clock import FakeClock
 
 from ._live import LiveServer
 from .harness import Server
@@ -95,3 +99,22 @@ def pytest_runtest_makereport(
         server, start = item.stash[SERVER_LOG]
         report.sections.append(("server log", server.log_text(start)[-LOG_SHOWN:]))
     return report
+
+
+@pytest.fixture(scope="module")
+def _timed_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    server = AppServer(tmp_path_factory.mktemp("timed-server"), clock=FakeClock(), **PLAY_SETTINGS)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def timed_server(
+    request: pytest.FixtureRequest, _timed_server_process: AppServer
+) -> Iterator[AppServer]:
+    for server in _watched(request, _timed_server_process):
+        assert server is _timed_server_process
+        yield _timed_server_process

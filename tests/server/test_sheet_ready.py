@@ -4,7 +4,7 @@ closed the sheet (``ready``), never sooner than ``between_smazzate`` and at the
 latest after ``sheet_seconds``; a player who leaves does not hold the table up. The sheet's
 message names the cards each seat was left holding.
 
-The tests of the waits run on an app of their own whose clock is a fake one (server/clock.py):
+The tests of the waits run on ``timed_server``, whose clock is a fake one (server/clock.py):
 they move it to just before and to the deadline instead of waiting through it.
 """
 
@@ -12,35 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from burraco.server.clock import FakeClock
 from burraco.server.table import TableActor
 
-from .conftest import PLAY_SETTINGS, _watched
 from .harness import Server
-from .inprocess import AppServer, app_server, caught_up
+from .inprocess import AppServer, caught_up
 from .support import Played, TableClient, is_kind, open_table
 
 Message = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def _timed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    folder = tmp_path_factory.mktemp("sheet-server")
-    with app_server(folder, clock=FakeClock(), **PLAY_SETTINGS) as server:
-        yield server
-
-
-@pytest.fixture
-def timed_server(request: pytest.FixtureRequest, _timed_server: AppServer) -> Iterator[AppServer]:
-    """The play server's settings on a fake clock (its log checked as ``play_server``'s)."""
-    for server in _watched(request, _timed_server):
-        assert server is _timed_server
-        yield _timed_server
 
 
 def _clock(server: AppServer) -> FakeClock:

@@ -3,7 +3,10 @@ in the lobby and no winner's margin. RULES.md T13-T14: the turn timer runs out t
 row for the player who stopped playing, so his line has run out of time; the completed smazzate
 total 0-0, and the technical score (+355 MP / 14 VP to the other line) is the result. It must
 be the same in ``match_end`` and in ``GET /api/matches`` (what the lobby lists), and the
-automatic plays never throw away a wild while a natural card can go (T13)."""
+automatic plays never throw away a wild while a natural card can go (T13).
+
+The server's clock is a fake one (``timed_server``): the test moves it through each of B's
+turn timers instead of waiting 3 x 5 s."""
 
 from __future__ import annotations
 
@@ -11,19 +14,45 @@ import asyncio
 
 from burraco.engine.cards import Card
 from burraco.engine.vp import TECHNICAL_MP, TECHNICAL_VP
+from burraco.server.clock import FakeClock
 
-from .harness import Server
+from .inprocess import AppServer
 from .support import Api, Message, is_match_end, open_table
 
 HAND_SECONDS = 5  # the shortest turn timer a table takes
 
 
+async def run_out_the_turn_timers(server: AppServer, table: str, seat: int) -> int:
+    """Each time ``seat`` is on turn with its turn timer set, move the fake clock through the
+    timer (the table then plays his turn: T13), until the match is over; how many times."""
+    clock = server.clock
+    assert isinstance(clock, FakeClock)
+    actor = server.hub.tables[table]
+
+    async def timer_on_turn() -> object:
+        """In the app's loop (the table's state and timers as one): ``seat``'s turn timer."""
+        state = actor.state
+        if actor.status != "playing" or state is None or state.is_over or state.current != seat:
+            return None
+        return actor._timers.get("clock")
+
+    passed: list[object] = []
+    async with asyncio.timeout(90):
+        while actor.status == "playing":
+            timer = await server.acall(timer_on_turn())
+            if timer is not None and all(timer is not other for other in passed):
+                passed.append(timer)
+                clock.advance(HAND_SECONDS)
+            await asyncio.sleep(0.005)
+    return len(passed)
+
+
 def test_T14_timeout_before_any_finished_smazzata_records_the_technical_score(
-    play_server: Server,
+    timed_server: AppServer,
 ) -> None:
     async def scenario() -> tuple[str, Message, list[Message], list[dict[str, object]]]:
         played = await open_table(
-            play_server,
+            timed_server,
             players=2,
             bots={},
             smazzate=2,
@@ -38,13 +67,19 @@ def test_T14_timeout_before_any_finished_smazzata_records_the_technical_score(
             return is_match_end(message)
 
         try:
-            end, *_ = await asyncio.wait_for(
-                asyncio.gather(played.spectator.until(watch, timeout=90), a.play(), b.follow()),
+            end, *_, timers = await asyncio.wait_for(
+                asyncio.gather(
+                    played.spectator.until(watch, timeout=90),
+                    a.play(),
+                    b.follow(),
+                    run_out_the_turn_timers(timed_server, played.table, 1),
+                ),
                 90,
             )
         finally:
             await played.close()
-        async with Api(play_server) as api:
+        assert timers == 3, "B's turn timer ran out three times (T13, then T14)"
+        async with Api(timed_server) as api:
             response = await api.http.get("/api/matches")
             assert response.status_code == 200, response.text
             listed = [m for m in response.json() if m["table"] == played.table]

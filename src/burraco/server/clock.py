@@ -22,9 +22,10 @@ from typing import Any, Protocol
 
 __all__ = ["Clock", "FakeClock", "SystemClock", "TimerHandle"]
 
-_SAME_INSTANT = 1e-9
+_SAME_INSTANT = 1e-6
 """A fake timer this close to the clock's time is due: advancing 0.1 three times reaches a
-timer set 0.3 ahead, whatever the floating-point sum says."""
+timer set 0.3 ahead, and a deadline computed from epoch times (whose floats are 2.4e-7 apart
+today) is reached by advancing its delay, whatever the floating-point rounding says."""
 
 _PRUNE_AT = 4096
 """A fake clock drops its cancelled timers when it holds more than this many."""
