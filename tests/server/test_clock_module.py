@@ -89,6 +89,24 @@ async def _a_cancelled_timer_never_fires_even_once_due() -> None:
     assert clock.pending() == []
 
 
+def test_waiting_tells_a_timer_only_an_advance_fires() -> None:
+    asyncio.run(_waiting_tells_a_timer_only_an_advance_fires())
+
+
+async def _waiting_tells_a_timer_only_an_advance_fires() -> None:
+    clock = FakeClock()
+    later = clock.call_later(2, lambda: None)
+    at_once = clock.call_later(0, lambda: None)  # runs by itself: nothing to advance through
+    cancelled = clock.call_later(2, lambda: None)
+    cancelled.cancel()
+    assert clock.waiting(later)
+    assert not clock.waiting(at_once) and not clock.waiting(cancelled)
+    assert not clock.waiting(None)
+    clock.advance(2)
+    assert not clock.waiting(later)  # due now
+    await _turns()
+
+
 def test_sleep_wakes_when_the_clock_passes_its_deadline() -> None:
     asyncio.run(_sleep_wakes_when_the_clock_passes_its_deadline())
 

@@ -172,6 +172,17 @@ class FakeClock:
             except RuntimeError:  # closed in the meantime
                 continue
 
+    def waiting(self, handle: object) -> bool:
+        """Whether ``handle`` is a timer of this clock that only an ``advance`` will fire (set
+        with a delay, not yet due, not cancelled). A timer set with no delay is not: it runs on
+        its loop's next turn by itself."""
+        with self._lock:
+            return (
+                isinstance(handle, _Due)
+                and not handle.cancelled
+                and handle.at > self._elapsed + _SAME_INSTANT
+            )
+
     def pending(self) -> list[float]:
         """The seconds from now to each timer and sleeper not yet due and not cancelled, soonest
         first: a test can wait until the app has set the timer it is about to pass."""
