@@ -1,11 +1,13 @@
 # The two commands of the README: `make run` and `make test`. Both create the virtual
-# environment and install what they need on first use.
+# environment and install what they need on first use. `make test-deep` is `make test` with the
+# randomised tests at their full depth, `make soak` the cluster's failure scenarios at their
+# long form (tests/depth.py: BURRACO_TEST_DEPTH).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run match test bench bench-bots bench-server format clean
+.PHONY: run match test test-deep soak bench bench-bots bench-server format clean
 
 $(STAMP): pyproject.toml
 	./scripts/setup-venv
@@ -18,6 +20,12 @@ match: $(STAMP)
 
 test:
 	./scripts/test
+
+test-deep:
+	BURRACO_TEST_DEPTH=deep ./scripts/test
+
+soak:
+	BURRACO_TEST_DEPTH=soak ./scripts/soak
 
 bench: $(STAMP)
 	./scripts/bench

@@ -41,6 +41,7 @@ from burraco.engine.record import HandRecord, Record, replay, write_record
 from burraco.engine.rules import PRESETS
 from burraco.engine.state import Phase
 from burraco.engine.views import SeatView
+from tests.depth import examples
 
 from .helpers import twin_states
 
@@ -420,7 +421,7 @@ reviews = st.builds(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(reviews)
 def test_json_round_trip(review: Review) -> None:
     data = json.loads(json.dumps(review.to_json()))

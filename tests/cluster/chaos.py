@@ -7,7 +7,7 @@ import asyncio
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg  # type: ignore[import-untyped]
 import httpx
@@ -121,13 +121,27 @@ async def action_log(cluster: Cluster, table_id: str) -> list[tuple[int, int, st
     return [(int(r[0]), int(r[1]), str(r[2]), bool(r[3])) for r in rows]
 
 
-async def check_match(cluster: Cluster, match: Match, folder: Path) -> tuple[int, int]:
+class Checked(NamedTuple):
+    """What ``check_match`` counted in one match."""
+
+    actions: int
+    """Actions in the record (and the log)."""
+    acknowledged: int
+    """Actions the clients were told were accepted."""
+    unacknowledged: int
+    """A seat's own actions stored whose acknowledgement never reached it (a process died
+    between the two; at most one per connection lost)."""
+    lost: int
+    """Acknowledged actions missing from the log: 0, or ``check_match`` fails."""
+
+
+async def check_match(cluster: Cluster, match: Match, folder: Path) -> Checked:
     """The record replays (with ``burraco replay``) to the totals every client was told; its
     actions are the stored log's, in order; and every acknowledged action is in the log exactly
     once: each client's acknowledged actions are its seat's own (not auto-played) log entries,
     in order, but for at most one per connection it lost (an action stored just before its
     process died, whose acknowledgement never left) and the match's last action (acknowledged
-    after ``match_end``, when the client has stopped reading). Returns (actions, acknowledged)."""
+    after ``match_end``, when the client has stopped reading)."""
     async with httpx.AsyncClient(base_url=cluster.proxy_http, timeout=20) as http:
         answer = await http.get(f"/api/tables/{match.id}/record")
     assert answer.status_code == 200, (match.name, answer.text)
@@ -143,7 +157,7 @@ async def check_match(cluster: Cluster, match: Match, folder: Path) -> tuple[int
     played = [str(action) for hand in record.hands for action in hand.actions]
     log = await action_log(cluster, match.id)
     assert [action for _, _, action, _ in log] == played, match.name
-    acknowledged = 0
+    acknowledged = unacknowledged = missing = 0
     for client in match.clients:
         own = [action for _, seat, action, auto in log if seat == client.seat and not auto]
         acks = [action for _, _, action in client.acks]
@@ -151,6 +165,7 @@ async def check_match(cluster: Cluster, match: Match, folder: Path) -> tuple[int
         for action in own:  # the acknowledged ones are a subsequence of the seat's own
             if matched < len(acks) and acks[matched] == action:
                 matched += 1
+        missing += len(acks) - matched
         assert matched == len(acks), (client.name, "acknowledged but not stored", acks, own)
         lost = len(own) - len(acks)
         if lost and log[-1][1] == client.seat and acks[-1:] != [log[-1][2]]:
@@ -166,4 +181,5 @@ async def check_match(cluster: Cluster, match: Match, folder: Path) -> tuple[int
             client.errors,
         )
         acknowledged += len(acks)
-    return len(played), acknowledged
+        unacknowledged += lost
+    return Checked(len(played), acknowledged, unacknowledged, missing)

@@ -38,6 +38,7 @@ from burraco.engine import (
 from burraco.engine.melds import Meld, check_open
 from burraco.engine.position import build_position
 from burraco.engine.state import Phase
+from tests.depth import by_depth
 
 from .helpers import STYLES, choose_action
 
@@ -90,8 +91,9 @@ def assert_same_actions(state: Smazzata) -> None:
 # --------------------------------------------------------------------------- random positions
 
 MAX_HAND = 11
-POSITIONS = 50
-"""Positions cross-checked per preset and player count (the brute force is slow)."""
+POSITIONS = by_depth(quick=15, deep=50)
+"""Positions cross-checked per preset and player count (the brute force is slow; the depth is
+tests/depth.py's)."""
 
 
 def random_positions(rules: Rules, seed: str, count: int) -> Iterator[Smazzata]:
@@ -479,8 +481,9 @@ def synthetic_position(rules: Rules, rng: random.Random) -> Smazzata:
     )
 
 
-SYNTHETIC = 1500
-"""Synthetic positions cross-checked per preset and player count (they are quick)."""
+SYNTHETIC = by_depth(quick=300, deep=1500)
+"""Synthetic positions cross-checked per preset and player count (they are quick; the depth is
+tests/depth.py's)."""
 
 
 # Untraced by coverage (pytest-cov's marker): the tracer makes these cross-checks 2-3x slower

@@ -31,8 +31,9 @@ from burraco.engine import (
     find_rules,
 )
 from burraco.engine.melds import Meld, MeldError, check_extend, check_open
+from tests.depth import examples
 
-SETTINGS = settings(max_examples=300, deadline=None)
+SETTINGS = settings(max_examples=examples(300), deadline=None)
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"
 SYMBOLS = "♣♦♥♠"
@@ -339,7 +340,7 @@ rulesets = st.sampled_from(sorted(RULESETS))
 # ----------------------------------------------------------------------- meld properties
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(card_lists, rulesets)
 def test_check_open_agrees_with_brute_force(raw: list[int], ruleset: str) -> None:
     """R21-R35: check_open accepts a multiset iff some reading exists, with the fewest wilds."""
@@ -400,7 +401,7 @@ def extension_readings(meld: Meld, extra: Sequence[int], rules: Rules) -> list[R
     ]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.data(), rulesets)
 def test_check_extend_agrees_with_brute_force(data: st.DataObject, ruleset: str) -> None:
     """R23, R33, R35, R37, R38: an attach is valid iff the whole can be read with the meld's
@@ -439,7 +440,7 @@ def test_check_extend_agrees_with_brute_force(data: st.DataObject, ruleset: str)
     assert_is_a_reading(result, options)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data(), rulesets)
 def test_repeated_extensions_keep_naturals(data: st.DataObject, ruleset: str) -> None:
     """Growing a meld card by card: natural positions only ever grow (R33, R37)."""

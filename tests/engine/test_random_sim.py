@@ -52,12 +52,13 @@ from burraco.engine.position import build_position
 from burraco.engine.record import HandRecord, Record, read_record, replay, write_record
 from burraco.engine.state import Phase, play_actions
 from burraco.engine.views import legal_actions_for, sample_state, visible_to
+from tests.depth import by_depth
 
 from .helpers import STYLES, choose_action, full_deck, snapshot
 
 PLAYERS = (2, 3, 4)
 CASES = [(preset, players) for preset in preset_names() for players in PLAYERS]
-CHUNKS = 4
+CHUNKS = by_depth(quick=2, deep=4)
 STYLE_WEIGHTS = (4, 4, 2)
 """How often each of ``STYLES`` plays a smazzata (the picker's games are the longest)."""
 MAX_STEPS = 20_000
@@ -80,10 +81,23 @@ class Checks(NamedTuple):
     """Steps where every seat's view is checked and sampled from."""
 
 
-THOROUGH = Checks(games=8, all_seats_rate=1.0, full_can_rate=1.0, probe_rate=0.1, view_rate=0.05)
-LIGHT = Checks(games=30, all_seats_rate=0.1, full_can_rate=0.0, probe_rate=0.01, view_rate=0.0)
-"""Per chunk, THOROUGH.games + LIGHT.games smazzate: 5 presets x 3 player counts x 4 chunks x 38
-= 2280 smazzate in all (plus the whole matches of ``test_game_records_replay``)."""
+THOROUGH = Checks(
+    games=by_depth(quick=2, deep=8),
+    all_seats_rate=1.0,
+    full_can_rate=1.0,
+    probe_rate=0.1,
+    view_rate=0.05,
+)
+LIGHT = Checks(
+    games=by_depth(quick=6, deep=30),
+    all_seats_rate=0.1,
+    full_can_rate=0.0,
+    probe_rate=0.01,
+    view_rate=0.0,
+)
+"""Per chunk, THOROUGH.games + LIGHT.games smazzate: deep, 5 presets x 3 player counts x 4
+chunks x 38 = 2280 smazzate in all; quick (tests/depth.py), every preset and player count with
+2 chunks x 8 = 16 each, 240 in all (plus the whole matches of ``test_game_records_replay``)."""
 
 
 # ------------------------------------------------------------------------------------ invariants
@@ -468,7 +482,15 @@ def test_random_smazzate(preset: str, players: int, chunk: int) -> None:
 # ---------------------------------------------------------------------------------- whole games
 
 
-MATCHES = 3
+MATCHES = by_depth(quick=1, deep=3)
+"""Whole matches per preset and player count (quick: one, of 3 smazzate, in the style of the
+first; deep: three, one in each style)."""
+
+
+def match_style(number: int, players: int) -> str:
+    """Deep: a case's three matches play one style each; quick (one match a case): the style
+    turns with the player count, so that every style still plays whole matches."""
+    return STYLES[(number if len(STYLES) <= MATCHES else players) % len(STYLES)]
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
@@ -483,7 +505,7 @@ def test_game_records_replay(preset: str, players: int) -> None:
         game = Game(rules, rng=rng, meta={"event": "random simulation", "number": number})
         partial_at = rng.randrange(50, 400)
         steps = 0
-        style = STYLES[number % len(STYLES)]
+        style = match_style(number, players)
         while not game.is_over:
             state = game.state
             game.apply(choose_action(state, state.legal_actions(), rng, style))

@@ -22,6 +22,7 @@ from burraco.engine.errors import RulesError
 from burraco.engine.game import Game
 from burraco.engine.record import read_record, replay, write_record
 from burraco.engine.rules import POZZETTO_SIZE_RANGE, RANGES, parameter_names
+from tests.depth import examples
 
 DOCS = Path(__file__).parents[2] / "docs" / "rules.md"
 INT_FIELDS = {
@@ -94,7 +95,7 @@ def _play(rules: Rules, seed: int) -> Game:
     return game
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(["italian", "classic", "reale", "internazionale"]),
     players=st.sampled_from([2, 3, 4]),

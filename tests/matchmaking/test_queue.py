@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from burraco.matchmaking import PRESETS, Group, Queue, QueueError, Seeker
+from tests.depth import examples
 
 S = PRESETS["standard"]
 
@@ -111,7 +112,7 @@ def test_bad_requests_are_refused_and_change_nothing() -> None:
         type(S)(base_gap=-1)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     players=st.sampled_from([2, 3, 4]),
     arrivals=st.lists(

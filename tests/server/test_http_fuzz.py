@@ -26,9 +26,11 @@ from schemathesis.python import asgi
 from burraco.errors import ErrorCode
 from burraco.server.app import create_app
 from burraco.server.config import ServerConfig
+from tests.depth import by_depth
 
 CODES = {code.value for code in ErrorCode}
-EXAMPLES_PER_OPERATION = 15
+EXAMPLES_PER_OPERATION = by_depth(quick=5, deep=15)
+"""Draws per operation (tests/depth.py): every operation is fuzzed at every depth."""
 PASSWORD = "un segreto lungo"
 
 

@@ -44,6 +44,7 @@ from burraco.server.protocol import (
     decode,
     encode,
 )
+from tests.depth import examples
 
 from .harness import Server
 from .inprocess import app_server
@@ -392,25 +393,25 @@ def decode_or_error(frame: str | bytes) -> ClientMessage | ProtocolError:
     return message
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=200))
 def test_decode_any_text(frame: str) -> None:
     decode_or_error(frame)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=200))
 def test_decode_any_bytes(frame: bytes) -> None:
     decode_or_error(frame)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(json_values)
 def test_decode_any_json_value(value: Any) -> None:
     decode_or_error(json.dumps(value))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(messages)
 def test_decode_messages_with_the_right_keys_and_any_values(data: dict[str, Any]) -> None:
     decode_or_error(json.dumps(data))
@@ -557,7 +558,7 @@ def check_answers(table: Table, frame: str | bytes, answers: list[dict[str, Any]
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from burraco.engine import Rules
 from burraco.engine.record import read_record, replay
 from burraco.engine.rules import POZZETTO_SIZE_RANGE, RANGES, parameter_names
+from tests.depth import examples
 
 from .inprocess import AppServer, app_server
 
@@ -72,7 +73,7 @@ def _wait_record(server: AppServer, token: str, table: str) -> str:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

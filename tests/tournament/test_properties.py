@@ -35,8 +35,9 @@ from burraco.tournament import (
     sit_outs,
 )
 from burraco.tournament.matching import first_perfect_matching, maximum_matching
+from tests.depth import examples
 
-SETTINGS = settings(max_examples=120, deadline=None)
+SETTINGS = settings(max_examples=examples(120), deadline=None)
 
 
 def names(n: int) -> tuple[EntrantId, ...]:

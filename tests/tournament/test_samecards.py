@@ -28,6 +28,7 @@ from burraco.tournament import (
     round_deals,
 )
 from burraco.tournament.samecards import round_half_away
+from tests.depth import examples
 
 RULES = find_rules("italian")
 
@@ -101,7 +102,7 @@ def rounds(draw: st.DrawFn) -> list[PlayedTable]:
     ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rounds())
 def test_the_field_sums_to_zero_and_tables_to_twenty(tables: list[PlayedTable]) -> None:
     out = compare(tables, VP3)
@@ -113,7 +114,7 @@ def test_the_field_sums_to_zero_and_tables_to_twenty(tables: list[PlayedTable]) 
         assert abs(c.mp[0] - c.exact) <= Fraction(1, 2)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(rounds(), st.randoms(use_true_random=False))
 def test_permuting_tables_does_not_change_results(tables: list[PlayedTable], rng: object) -> None:
     out = compare(tables, VP3)
@@ -126,7 +127,7 @@ def test_permuting_tables_does_not_change_results(tables: list[PlayedTable], rng
     assert all(again[100 + n].mp == c.mp for n, c in out.items())
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(rounds(), st.integers(-100, 100).map(lambda x: x * 5))
 def test_the_same_swing_everywhere_cancels(tables: list[PlayedTable], shift: int) -> None:
     """The cards, not the line: adding the same points to line 0 of one deal at every table

@@ -30,10 +30,11 @@ from burraco.tournament import (
     decide_by_lots,
     double_forfeit_score,
 )
+from tests.depth import examples
 
 from .helpers import ids
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = settings(max_examples=examples(60), deadline=None)
 
 
 def state(n: int, seed: int = 7, **fields: object) -> TournamentState:

@@ -1,0 +1,102 @@
+"""What the whole suite shares: its depth's Hypothesis profile, and the order of its run.
+
+**Depth** (tests/depth.py): Hypothesis tests without a ``max_examples`` of their own take it from
+the profile of ``BURRACO_TEST_DEPTH`` (``deep`` and ``soak``: Hypothesis's own default of 100;
+``quick``: fewer).
+
+**Order**: the slowest files (``SLOW``, seconds of a ``make test`` run at the quick depth) run
+first, so that no worker starts one of them near the end of the run (``make test`` distributes
+with ``--dist worksteal``: each worker starts with a contiguous share of the collection, and a
+worker that runs out takes the end of another's share). Under xdist each worker's share begins
+with its part of the slow files, dealt longest first to the share with the least so far; the
+order is a pure function of the collection and the number of workers, as xdist requires (every
+worker must collect the same list). A file keeps its tests together, in their own order
+(module-scoped fixtures are set up once).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from hypothesis import settings
+
+from tests.depth import DEPTH
+
+QUICK_EXAMPLES = 25
+"""Hypothesis examples per test at the quick depth when the test sets none of its own: a quarter
+of Hypothesis's default of 100, as ``tests.depth.examples`` divides the others."""
+
+settings.register_profile("deep", settings())
+settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
+settings.load_profile("quick" if DEPTH == "quick" else "deep")
+
+SLOW: dict[str, float] = {
+    # Measured alone at the quick depth, one process, on the 2-core machine under load (2026-12-07):
+    "tests/cluster/test_failures.py": 230.0,
+    "tests/server/test_crash.py": 160.0,  # with coverage (its servers traced); 90 s without
+    "tests/server/test_http_fuzz.py": 140.0,  # schemathesis's coverage phase: the same at deep
+    "tests/engine/test_random_sim.py": 35.0,
+    # Estimated from their processes and browser pages (to refresh: python -m tests.slow_files):
+    "tests/web/test_first_screen.py": 80.0,
+    "tests/cluster/test_cluster_play.py": 60.0,
+    "tests/cluster/test_leaders.py": 60.0,
+    "tests/web/test_layout.py": 60.0,
+    "tests/cluster/test_haproxy_config.py": 40.0,
+    "tests/cluster/test_harness.py": 40.0,
+    "tests/web/test_comfort.py": 40.0,
+    "tests/web/test_pages_header.py": 35.0,
+    "tests/web/test_table.py": 35.0,
+    "tests/web/test_accessibility.py": 35.0,
+    "tests/cluster/test_transient.py": 30.0,
+    "tests/cluster/test_proxy.py": 30.0,
+}
+"""Seconds a file takes in ``make test`` (quick depth), for the files worth starting first; the
+order only needs them roughly right. ``python -m tests.slow_files REPORT.xml`` prints them from
+a run's JUnit report."""
+
+
+def _file(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+def _shares(total: int, workers: int) -> list[int]:
+    """How many items xdist's worksteal scheduler first sends each worker (in order)."""
+    sizes = []
+    left = total
+    for i in range(workers):
+        size = left // (workers - i)
+        sizes.append(size)
+        left -= size
+    return sizes
+
+
+def ordered(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The run's order: see the module's docstring."""
+    by_file: dict[str, list[pytest.Item]] = defaultdict(list)
+    for item in items:
+        by_file[_file(item)].append(item)
+    slow = sorted((f for f in by_file if f in SLOW), key=lambda f: (-SLOW[f], f))
+    rest = [item for item in items if _file(item) not in SLOW]
+    if workers <= 1:
+        return [item for f in slow for item in by_file[f]] + rest
+    sizes = _shares(len(items), workers)
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for name in slow:
+        room = [i for i in range(workers) if len(shares[i]) + len(by_file[name]) <= sizes[i]]
+        target = min(room or range(workers), key=lambda i: (load[i], i))
+        shares[target] += by_file[name]
+        load[target] += SLOW[name]
+    out: list[pytest.Item] = []
+    for share, size in zip(shares, sizes, strict=True):
+        take = max(0, size - len(share))
+        out += share + rest[:take]
+        del rest[:take]
+    return out + rest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    workers = int(workerinput["workercount"]) if workerinput else 1
+    items[:] = ordered(items, workers)
