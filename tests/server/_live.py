@@ -34,21 +34,19 @@ if __name__ == "__main__":  # run as the child: this folder is not a package the
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.server.harness import AsyncSocket, Closed, Frame, Peer, Server, Socket
+from tests.server.template import seed_database
 
 __all__ = ["LiveServer", "Peer", "live_server"]
 
 STARTUP_SECONDS = 30.0
 
 
-class LiveServer(Server):
-    """``create_app`` under uvicorn in a child process, on a listening socket it inherits."""
+class LiveConnections(Server):
+    """A server listening on a loopback port (``port``): clients reach it over the network."""
 
-    def __init__(self, data_dir: Path, **config: Any) -> None:
+    def __init__(self, data_dir: Path) -> None:
         super().__init__(data_dir)
-        self.config = config
-        self.log_path = data_dir / "server.log"
         self.port = 0
-        self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:  # type: ignore[override]
@@ -58,8 +56,46 @@ class LiveServer(Server):
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
+    def http_transport(self) -> None:
+        return None
+
+    def async_http_transport(self) -> None:
+        return None
+
+    def connect(
+        self, path: str = "/ws", *, headers: dict[str, str] | None = None, origin: str | None = None
+    ) -> Socket:
+        url = self.ws_url.removesuffix("/ws") + path
+        opening = connect(
+            url,
+            additional_headers=headers,
+            origin=Origin(origin) if origin else None,
+            proxy=None,
+            open_timeout=10,
+        )
+        return _LiveSocket(opening)
+
+    async def aconnect(
+        self, path: str = "/ws", *, headers: dict[str, str] | None = None
+    ) -> AsyncSocket:
+        url = self.ws_url.removesuffix("/ws") + path
+        ws = await aconnect(url, additional_headers=headers, open_timeout=20, ping_interval=None)
+        return _LiveAsyncSocket(ws)
+
+
+class LiveServer(LiveConnections):
+    """``create_app`` under uvicorn in a child process, on a listening socket it inherits."""
+
+    def __init__(self, data_dir: Path, **config: Any) -> None:
+        super().__init__(data_dir)
+        self.config = config
+        self.log_path = data_dir / "server.log"
+        self._process: subprocess.Popen[bytes] | None = None
+
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if not self.config.get("database_url"):
+            seed_database(self.data_dir)
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
@@ -114,32 +150,6 @@ class LiveServer(Server):
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def http_transport(self) -> None:
-        return None
-
-    def async_http_transport(self) -> None:
-        return None
-
-    def connect(
-        self, path: str = "/ws", *, headers: dict[str, str] | None = None, origin: str | None = None
-    ) -> Socket:
-        url = self.ws_url.removesuffix("/ws") + path
-        opening = connect(
-            url,
-            additional_headers=headers,
-            origin=Origin(origin) if origin else None,
-            proxy=None,
-            open_timeout=10,
-        )
-        return _LiveSocket(opening)
-
-    async def aconnect(
-        self, path: str = "/ws", *, headers: dict[str, str] | None = None
-    ) -> AsyncSocket:
-        url = self.ws_url.removesuffix("/ws") + path
-        ws = await aconnect(url, additional_headers=headers, open_timeout=20, ping_interval=None)
-        return _LiveAsyncSocket(ws)
 
 
 class _LiveSocket:

@@ -48,6 +48,7 @@ from burraco.server.table import TableActor, TableStatus, commands
 from burraco.store import UserInfo
 
 from .harness import AsyncSocket, Closed, Frame, Server, Socket
+from .template import seed_database
 
 T = TypeVar("T")
 LOG = logging.getLogger("tests.server.app")
@@ -237,6 +238,8 @@ class AppServer(Server):
         self.app: FastAPI | None = None
 
     def start(self) -> None:
+        if not self.settings.get("database_url"):
+            seed_database(self.data_dir)  # a migrated copy: no migration at start-up
         logging.getLogger().addHandler(self.records)
         self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
         self._thread.start()

@@ -23,7 +23,7 @@ from burraco.engine.cards import standard_deck
 from burraco.engine.fairness import commitment_of, hex_commitment, seeded_deck
 from burraco.engine.record import read_record
 from burraco.server.config import ServerConfig
-from burraco.server.fairness import seeded_deal
+from burraco.server.fairness import predictable_source, seeded_deal
 
 from .harness import Server
 from .support import Api, TableClient, is_kind, joined, unique_name
@@ -244,7 +244,7 @@ def test_the_deck_depends_on_every_seed_and_on_the_secret() -> None:
         missing[seat] = None
         assert seeded_deck(secret, missing, rules.jokers) != deck
     assert seeded_deck(secrets.token_hex(32), seeds, rules.jokers) != deck
-    made = seeded_deal(rules, secret, [hex_commitment(s) for s in seeds], seeds, test_mode=False)
+    made = seeded_deal(rules, secret, [hex_commitment(s) for s in seeds], seeds, test=None)
     assert made.deck == deck and made.salt == secret
     assert made.seeding is not None and made.seeding.derived
 
@@ -254,7 +254,8 @@ def test_a_test_server_exchanges_seeds_but_its_decks_do_not_depend_on_them() -> 
     rules = find_rules("italian", players=2)
     secret = secrets.token_hex(32)
     seeds = [secrets.token_hex(32), None]
-    made = seeded_deal(rules, secret, [hex_commitment(seeds[0] or ""), None], seeds, test_mode=True)
+    test = predictable_source(7)
+    made = seeded_deal(rules, secret, [hex_commitment(seeds[0] or ""), None], seeds, test=test)
     assert made.seeding is not None and not made.seeding.derived
     assert made.commitment == commitment_of(" ".join(map(str, made.deck)), secret)
     assert made.seeding.to_json()["seeds"] == [seeds[0], ""]
@@ -294,3 +295,17 @@ def test_a_player_who_leaves_during_the_wait_is_waited_for_no_longer(play_server
     assert shuffle["seed_commitments"][0] is not None
     assert dealt["number"] == 1
     assert waited < WAIT * 0.7, waited
+
+
+def test_each_test_server_has_its_own_predictable_deals() -> None:
+    """Two servers with one ``--test-seed`` in one process (threads of a test run) deal the
+    same decks, whatever the other one draws meanwhile: the source is the server's, not the
+    process's."""
+    rules = find_rules("italian", players=2)
+    first, second = predictable_source(3), predictable_source(3)
+    assert first is not None and second is not None and first is not second
+    alone = [seeded_deal(rules, "s", [None, None], [None, None], test=first).deck for _ in "ab"]
+    seeded_deal(rules, "s", [None, None], [None, None], test=predictable_source(9))
+    interleaved = seeded_deal(rules, "s", [None, None], [None, None], test=second).deck
+    assert interleaved == alone[0] != alone[1]
+    assert predictable_source(None) is None

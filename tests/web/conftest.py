@@ -1,5 +1,12 @@
-"""Browser tests: a real server (``burraco serve`` on loopback, in a temporary data folder,
-with predictable deals from ``--test-seed``) and Debian's Chromium driven by Playwright.
+"""Browser tests: a real server (``burraco serve``'s app under uvicorn on loopback, in a thread
+of the test process: ``tests.server.threaded``; a temporary data folder, predictable deals from
+``--test-seed``) and Debian's Chromium driven by Playwright.
+
+``server`` is the test's server: its own, started for it, for a test marked ``seed(n)`` (its
+deals depend on the order the server dealt in: a fresh server with ``--test-seed n`` deals
+them); otherwise, in a module that says ``SHARED_SERVER = True`` (its tests need no empty site
+and no setting of their own, and none of them depends on another), the module's server,
+reseeded with the default seed before each test; otherwise its own.
 
 Chromium comes from the system (``apt-get install chromium``, which ``scripts/test`` does when it
 is missing); Playwright never downloads a browser here."""
@@ -7,11 +14,6 @@ is missing); Playwright never downloads a browser here."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+
+from burraco.cli.main import build_parser
+from burraco.cli.serve import server_config, transport_limits
+from tests.server.threaded import ThreadedServer
 
 CHROMIUM = os.environ.get("BURRACO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,16 +38,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+DEFAULT_SEED = 1
 
 
 @dataclass
 class Server:
     url: str
-    process: subprocess.Popen[bytes]
+    running: ThreadedServer
     log: Path
     # HTTP clients a test opened against this server: closed with it, so that no pooled
     # connection is left for the garbage collector (a ResourceWarning, an error under -W error).
     clients: list[httpx.Client] = field(default_factory=list)
+
+    @property
+    def data_dir(self) -> Path:
+        return self.running.data_dir
 
     def client(self, *, base_url: str, token: str) -> httpx.Client:
         """A client signed in with a session token (as a header and as the browser's cookie)."""
@@ -55,70 +66,76 @@ class Server:
         self.clients.append(opened)
         return opened
 
+    def close_clients(self) -> None:
+        while self.clients:
+            self.clients.pop().close()
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    def stop(self) -> None:
+        """Close the test's clients and stop the server (failing if it does not stop)."""
+        self.close_clients()
+        self.running.stop()
 
 
 def start_server(
     data_dir: Path, *, seed: int, bot_delay: float = 0.05, extra: Sequence[str] = ()
 ) -> Server:
-    port = _free_port()
-    log = data_dir / "server.log"
-    command = [
-        sys.executable,
-        "-m",
-        "burraco.cli.main",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-        "--bot-delay",
-        str(bot_delay),
-        "--test-seed",
-        str(seed),
-        "--log-level",
-        "warning",
-        *extra,
-    ]
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server stopped: {log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/api/info", timeout=1) as response:
-                if response.status == 200:
-                    return Server(url, process, log)
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start in 30 s")
+    """``burraco serve --data-dir data_dir --bot-delay .. --test-seed seed --log-level warning
+    *extra`` in a thread of this process: its settings are what those options give."""
+    args = build_parser("serve").parse_args(
+        [
+            "serve",
+            "--data-dir",
+            str(data_dir),
+            "--bot-delay",
+            str(bot_delay),
+            "--test-seed",
+            str(seed),
+            "--log-level",
+            "warning",
+            *extra,
+        ]
+    )
+    running = ThreadedServer(
+        data_dir,
+        config=server_config(args),
+        limits=transport_limits(args),
+        log_level=args.log_level,
+    )
+    running.start()
+    return Server(running.url, running, running.log_path)
+
+
+def _seed_of(request: pytest.FixtureRequest) -> int | None:
+    marker = request.node.get_closest_marker("seed")
+    return int(marker.args[0]) if marker else None
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server of a module whose tests share one (``SHARED_SERVER``)."""
+    running = start_server(tmp_path_factory.mktemp("shared-server"), seed=DEFAULT_SEED)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
-    marker = request.node.get_closest_marker("seed")
-    seed = int(marker.args[0]) if marker else 1
-    running = start_server(tmp_path, seed=seed)
+    seed = _seed_of(request)
+    if seed is None and getattr(request.module, "SHARED_SERVER", False):
+        shared: Server = request.getfixturevalue("module_server")
+        shared.running.reseed(DEFAULT_SEED)
+        try:
+            yield shared
+        finally:
+            shared.close_clients()
+        return
+    running = start_server(tmp_path, seed=DEFAULT_SEED if seed is None else seed)
     try:
         yield running
     finally:
-        for client in running.clients:
-            client.close()
-        running.process.terminate()
-        try:
-            running.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            running.process.kill()
-            running.process.wait()
+        running.stop()
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,10 @@ from .conftest import Pages, Server
 from .test_first_screen import live_site
 from .test_tournament_page import create_sitgo
 
+SHARED_SERVER = True
+"""One server for the module's tests (conftest.py): guests, each at a table or tournament of
+its own."""
+
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 
 RUN_AXE = """async () => {

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,12 +38,7 @@ def mail_site(tmp_path: Path, browser: Browser) -> Iterator[tuple[Pages, Inbox]]
         yield pages, inbox
     finally:
         pages.close()
-        server.process.terminate()
-        try:
-            server.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.process.kill()
-            server.process.wait()
+        server.stop()
         controller.stop()
     assert not pages.errors, pages.errors
 

@@ -20,6 +20,10 @@ from burraco.server.replay import replay_json
 
 from .conftest import Pages
 
+SHARED_SERVER = True
+"""One server for the module's tests (conftest.py): the replays are served by the page's own
+route, nothing by the server."""
+
 RECORD = Path(__file__).parent.parent / "data" / "records" / "closing-clean-dirty.toml"
 SIZES = [(1366, 800), (1920, 1080), (390, 844)]
 

@@ -12,6 +12,10 @@ from playwright.sync_api import ConsoleMessage, expect
 from .conftest import Pages, Server
 from .test_club_page import ok, register, signed_in
 
+SHARED_SERVER = True
+"""One server for the module's tests (conftest.py): each test registers a name of its own and
+sees only what it made."""
+
 
 def test_tournament_page_header_has_user_lobby_and_logout(pages: Pages, server: Server) -> None:
     client = register(server, "Header1")

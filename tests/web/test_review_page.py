@@ -9,7 +9,6 @@ import asyncio
 import concurrent.futures
 import json
 import random
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,12 +37,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     try:
         yield running
     finally:
-        running.process.terminate()
-        try:
-            running.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            running.process.kill()
-            running.process.wait()
+        running.stop()
 
 
 def record_of(name: str) -> str:

@@ -10,6 +10,9 @@ from burraco.engine import find_rules
 
 from .conftest import Pages
 
+SHARED_SERVER = True
+"""One server for the module's tests (conftest.py): static pages."""
+
 NUMBERS_JS = """() => [...document.querySelectorAll('.rules-values tbody tr')].map(
   (tr) => [tr.querySelector('th').textContent, Number(tr.querySelector('td').textContent)])"""
 

@@ -8,18 +8,49 @@ import logging
 import os
 import signal
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from burraco.server.config import ServerConfig
+    from burraco.server.transport import TransportLimits
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from burraco.server.app import create_app
-    from burraco.server.config import ServerConfig
-    from burraco.server.transport import TransportLimits
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    config = ServerConfig(
+    config = server_config(args)
+    if args.redis_url and not (args.database_url or "").startswith("postgres"):
+        print("burraco serve: --redis-url needs a PostgreSQL --database-url (docs/cluster.md)")
+        return 2
+    if args.test_seed is not None:
+        logging.getLogger("burraco.server").warning(
+            "--test-seed %d: deals are predictable; this server is for tests only", args.test_seed
+        )
+    print(f"Burraco server: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops it)")
+    limits = transport_limits(args)
+    app = create_app(config)
+    server = draining_server(app)(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            **limits.uvicorn_options(),
+        )
+    )
+    server.run()
+    return 0
+
+
+def server_config(args: argparse.Namespace) -> ServerConfig:
+    """The server's settings from ``burraco serve``'s options (also what the browser tests'
+    in-process server is built from)."""
+    from burraco.server.config import ServerConfig
+
+    return ServerConfig(
         database_url=args.database_url,
         data_dir=args.data_dir,
         bot_delay=args.bot_delay,
@@ -58,15 +89,13 @@ def run(args: argparse.Namespace) -> int:
         reviews_per_day=args.reviews_per_day,
         reviews_pending_per_user=args.reviews_pending_per_user,
     )
-    if args.redis_url and not (args.database_url or "").startswith("postgres"):
-        print("burraco serve: --redis-url needs a PostgreSQL --database-url (docs/cluster.md)")
-        return 2
-    if args.test_seed is not None:
-        logging.getLogger("burraco.server").warning(
-            "--test-seed %d: deals are predictable; this server is for tests only", args.test_seed
-        )
-    print(f"Burraco server: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops it)")
-    limits = TransportLimits(
+
+
+def transport_limits(args: argparse.Namespace) -> TransportLimits:
+    """uvicorn's limits from ``burraco serve``'s options."""
+    from burraco.server.transport import TransportLimits
+
+    return TransportLimits(
         header_timeout=args.header_timeout,
         body_timeout=args.body_timeout,
         max_body_bytes=args.max_body_bytes,
@@ -76,18 +105,6 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         forwarded_allow_ips=tuple(args.forwarded_allow_ips),
     )
-    app = create_app(config)
-    server = draining_server(app)(
-        uvicorn.Config(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            **limits.uvicorn_options(),
-        )
-    )
-    server.run()
-    return 0
 
 
 def draining_server(app: Any) -> type[Any]:

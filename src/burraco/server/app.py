@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from burraco import __version__
 from burraco.store import Store
 
-from . import errors, fairness
+from . import errors
 from .botrunner import BotRunner
 from .clock import Clock, SystemClock
 from .cluster.forward import ForwardToOwner
@@ -107,8 +107,6 @@ def _lifespan(config: ServerConfig, clock: Clock) -> Lifespan:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         _redact_tokens_in_logs()
-        if config.test_seed is not None:  # tests only: predictable deals
-            fairness.use_test_seed(config.test_seed)
         store = await Store.open(config.database())
         hub = Hub(config, store, BotRunner(processes=config.bot_workers), clock=clock)
         app.state.hub = hub

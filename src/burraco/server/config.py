@@ -136,7 +136,8 @@ class ServerConfig:
     """A process silent this long is dead: the others take its tables over."""
     test_seed: int | None = None
     """FOR TESTS ONLY: deal from ``random.Random(test_seed)`` instead of the CSPRNG
-    (``fairness.use_test_seed``); predictable deals, never for a real server."""
+    (``fairness.predictable_source``, one per server); predictable deals, never for a real
+    server."""
 
     def database(self) -> str:
         if self.database_url:

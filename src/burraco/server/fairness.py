@@ -30,6 +30,7 @@ __all__ = [
     "fresh_deck",
     "fresh_secret",
     "hex_commitment",
+    "predictable_source",
     "random_seat",
     "seeded_deal",
 ]
@@ -37,13 +38,14 @@ __all__ = [
 _SYSTEM: random.Random = secrets.SystemRandom()
 
 
-def use_test_seed(seed: int) -> None:
-    """FOR TESTS ONLY, never in production: deals and first players come from
-    ``random.Random(seed)`` instead of the CSPRNG, so that browser tests get the same deals on
-    every run (``burraco serve --test-seed N``). Such deals are predictable by anyone who knows
-    the seed; the commitments stay correct, but the deals are no longer fair."""
-    global _SYSTEM  # noqa: PLW0603 (a test switch, set once at start-up)
-    _SYSTEM = random.Random(seed)
+def predictable_source(seed: int | None) -> random.Random | None:
+    """FOR TESTS ONLY, never in production: with a seed (``burraco serve --test-seed N``), the
+    source of one server's deals and first players, ``random.Random(seed)`` instead of the
+    CSPRNG, so that browser tests get the same deals on every run. Such deals are predictable
+    by anyone who knows the seed; the commitments stay correct, but the deals are no longer
+    fair. None without a seed: the CSPRNG. Each server (hub) holds its own, so that servers
+    sharing a process (tests) do not draw from each other's."""
+    return None if seed is None else random.Random(seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +101,11 @@ class CommittedDeck:
         return deck_text(self.deck)
 
 
-def fresh_deck(rules: Rules) -> CommittedDeck:
-    """A uniformly shuffled deck from the system CSPRNG (R7), with its salt and commitment."""
+def fresh_deck(rules: Rules, test: random.Random | None = None) -> CommittedDeck:
+    """A uniformly shuffled deck from the system CSPRNG (R7; from ``test``, a test server's
+    ``predictable_source``, when given), with its salt and commitment."""
     deck = standard_deck(rules.jokers)
-    _SYSTEM.shuffle(deck)
+    (test or _SYSTEM).shuffle(deck)
     salt = secrets.token_hex(16)
     return CommittedDeck(tuple(deck), salt, commitment_of(deck_text(deck), salt))
 
@@ -119,21 +122,23 @@ def seeded_deal(
     seed_commitments: Sequence[str | None],
     seeds: Sequence[str | None],
     *,
-    test_mode: bool,
+    test: random.Random | None,
 ) -> CommittedDeck:
-    """The deck of S and the seeds (``seeded_deck``), committed to with S as its salt. In
-    test mode (``burraco serve --test-seed``) the seeds are exchanged and checked as always but
-    the deck comes from the test seed, so that browser tests get their fixed deals."""
-    if test_mode:
+    """The deck of S and the seeds (``seeded_deck``), committed to with S as its salt. On a
+    test server (``burraco serve --test-seed``; ``test`` is its ``predictable_source``) the
+    seeds are exchanged and checked as always but the deck comes from the test seed, so that
+    browser tests get their fixed deals."""
+    if test is not None:
         cards = standard_deck(rules.jokers)
-        _SYSTEM.shuffle(cards)
+        test.shuffle(cards)
         deck = tuple(cards)
     else:
         deck = seeded_deck(secret, seeds, rules.jokers)
-    seeding = Seeding(hex_commitment(secret), tuple(seed_commitments), tuple(seeds), not test_mode)
+    seeding = Seeding(hex_commitment(secret), tuple(seed_commitments), tuple(seeds), test is None)
     return CommittedDeck(deck, secret, commitment_of(deck_text(deck), secret), seeding)
 
 
-def random_seat(players: int) -> int:
-    """R6: the first player of a round is drawn at random."""
-    return _SYSTEM.randrange(players)
+def random_seat(players: int, test: random.Random | None = None) -> int:
+    """R6: the first player of a round is drawn at random (from ``test``, a test server's
+    ``predictable_source``, when given)."""
+    return (test or _SYSTEM).randrange(players)

@@ -20,7 +20,7 @@ from burraco.store import (
 )
 from burraco.store.store import hash_token
 
-from . import messages
+from . import fairness, messages
 from .botrunner import BotRunner
 from .clock import Clock, SystemClock
 from .config import ServerConfig
@@ -73,6 +73,9 @@ class Hub:
         self.reviews = ReviewService(self)
         """The bot's reviews of finished matches (reviews.py), started by the app."""
         self.bots = bots
+        self.test_random = fairness.predictable_source(config.test_seed)
+        """Tests only (``--test-seed``): this server's source of deals and first players; None:
+        the CSPRNG (fairness.py)."""
         self.tables: dict[str, TableActor] = {}
         self.connections: set[Connection] = set()
         self._bot_buckets: dict[int, Bucket] = {}

@@ -91,7 +91,7 @@ class PlayMixin(TableCore):
             pending.secret,
             pending.commitment_list(players),
             pending.seed_list(players),
-            test_mode=self.hub.config.test_seed is not None,
+            test=self.hub.test_random,
         )
 
     def _person_here(self, seat: int) -> bool:

@@ -366,7 +366,7 @@ class SeatsMixin(TableCore):
             deals = await deals_for(self.hub.store, self.config.tournament, self.config.same_cards)
             first = deals.first
         else:
-            first = random_seat(self.rules.players)
+            first = random_seat(self.rules.players, self.hub.test_random)
         self.match = Match(self.rules, first=first)
         self.decks, self.hands, self.scores = [], [], []
         self.number = 0
