@@ -100,15 +100,14 @@ def _evaluate(node: ast.expr, names: dict[str, object]) -> object:
     if isinstance(node, ast.BinOp):
         left, right = _evaluate(node.left, names), _evaluate(node.right, names)
         if isinstance(left, int | float) and isinstance(right, int | float):
-            operations = {
-                ast.Add: lambda: left + right,
-                ast.Sub: lambda: left - right,
-                ast.Mult: lambda: left * right,
-                ast.Div: lambda: left / right,
-            }
-            for kind, operation in operations.items():
-                if isinstance(node.op, kind):
-                    return operation()
+            if isinstance(node.op, ast.Add):
+                return left + right
+            if isinstance(node.op, ast.Sub):
+                return left - right
+            if isinstance(node.op, ast.Mult):
+                return left * right
+            if isinstance(node.op, ast.Div):
+                return left / right
     raise ValueError(ast.unparse(node))
 
 

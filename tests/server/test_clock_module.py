@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from burraco.server.clock import Clock, FakeClock, SystemClock
+from burraco.server.clock import Clock, FakeClock, FastForwardClock, SystemClock
 
 
 async def _turns(count: int = 5) -> None:
@@ -194,3 +194,37 @@ async def _the_system_clock_is_the_real_time() -> None:
     await asyncio.wait_for(fired.wait(), 5)
     await clock.sleep(0.01)
     assert fired.is_set()
+
+
+def test_a_fast_forward_clock_flows_in_real_time_and_jumps() -> None:
+    asyncio.run(_a_fast_forward_clock_flows_in_real_time_and_jumps())
+
+
+async def _a_fast_forward_clock_flows_in_real_time_and_jumps() -> None:
+    clock = FastForwardClock()
+    assert abs(clock.now() - time.time()) < 1
+    fired: list[str] = []
+    soon = asyncio.get_running_loop().create_future()
+    clock.call_later(0.01, soon.set_result, None)  # real time runs it
+    clock.call_later(30, fired.append, "b")
+    clock.call_later(20, fired.append, "a")
+    cancelled = clock.call_later(25, fired.append, "cancelled")
+    far = clock.call_later(60, fired.append, "far")
+    cancelled.cancel()
+    await asyncio.wait_for(soon, 10)
+    before = clock.monotonic()
+    # From another thread, as a test does while the app runs in its own.
+    jump = threading.Thread(target=clock.fast_forward, args=(30,))
+    jump.start()
+    jump.join()
+    await _turns()
+    assert fired == ["a", "b"]
+    assert clock.monotonic() - before >= 30
+    far.cancel()
+    woke = asyncio.get_running_loop().create_task(clock.sleep(100))
+    await _turns()
+    clock.fast_forward(100)
+    await asyncio.wait_for(woke, 10)
+    assert fired == ["a", "b"]
+    with pytest.raises(ValueError):
+        clock.fast_forward(-1)

@@ -34,6 +34,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from burraco.server.app import create_app
+from burraco.server.clock import Clock
 from burraco.server.config import ServerConfig
 from burraco.server.hub import Hub
 from burraco.server.transport import TransportLimits
@@ -74,7 +75,8 @@ class ThreadedServer(LiveConnections):
 
     Its settings: ``config`` and ``limits`` as given (``burraco serve``'s, from its options),
     or ``settings``: ``ServerConfig`` fields, and ``TransportLimits`` fields (header_timeout,
-    max_body_bytes, ...) for uvicorn. ``log_level``: of ``server.log`` (as ``--log-level``)."""
+    max_body_bytes, ...) for uvicorn. ``log_level``: of ``server.log`` (as ``--log-level``).
+    ``clock``: the app's (``create_app``), the system's by default."""
 
     def __init__(
         self,
@@ -83,6 +85,7 @@ class ThreadedServer(LiveConnections):
         config: ServerConfig | None = None,
         limits: TransportLimits | None = None,
         log_level: str = "warning",
+        clock: Clock | None = None,
         **settings: Any,
     ) -> None:
         super().__init__(data_dir)
@@ -92,6 +95,8 @@ class ThreadedServer(LiveConnections):
         transport = {name: settings.pop(name) for name in list(settings) if name in TRANSPORT}
         self.limits = limits or TransportLimits(**transport)
         self.config = config or ServerConfig(data_dir=data_dir, **settings)
+        self.clock = clock
+        """The app's clock (None: the system's); a test fast-forwards a ``FastForwardClock``."""
         self.app: FastAPI | None = None
         self._uvicorn: _Started | None = None
         self._thread: threading.Thread | None = None
@@ -123,7 +128,7 @@ class ThreadedServer(LiveConnections):
         self._handler = handler
         logging.getLogger().addHandler(handler)
         _running.append(self)
-        self.app = create_app(self.config)
+        self.app = create_app(self.config, clock=self.clock)
         done = threading.Event()
         self._uvicorn = _Started(
             uvicorn.Config(

@@ -25,6 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from burraco.cli.main import build_parser
 from burraco.cli.serve import server_config, transport_limits
+from burraco.server.clock import Clock, FastForwardClock
 from tests.server.threaded import ThreadedServer
 
 CHROMIUM = os.environ.get("BURRACO_CHROMIUM", "/usr/bin/chromium")
@@ -77,10 +78,16 @@ class Server:
 
 
 def start_server(
-    data_dir: Path, *, seed: int, bot_delay: float = 0.05, extra: Sequence[str] = ()
+    data_dir: Path,
+    *,
+    seed: int,
+    bot_delay: float = 0.05,
+    extra: Sequence[str] = (),
+    clock: Clock | None = None,
 ) -> Server:
     """``burraco serve --data-dir data_dir --bot-delay .. --test-seed seed --log-level warning
-    *extra`` in a thread of this process: its settings are what those options give."""
+    *extra`` in a thread of this process: its settings are what those options give; ``clock``:
+    the app's (a ``FastForwardClock`` that the test moves on), the system's by default."""
     args = build_parser("serve").parse_args(
         [
             "serve",
@@ -100,6 +107,7 @@ def start_server(
         config=server_config(args),
         limits=transport_limits(args),
         log_level=args.log_level,
+        clock=clock,
     )
     running.start()
     return Server(running.url, running, running.log_path)
@@ -123,6 +131,16 @@ def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
     seed = _seed_of(request)
+    if request.node.get_closest_marker("fast_forward") is not None:
+        # Its own server, on a clock the test jumps on (``server.running.clock``).
+        running = start_server(
+            tmp_path, seed=DEFAULT_SEED if seed is None else seed, clock=FastForwardClock()
+        )
+        try:
+            yield running
+        finally:
+            running.stop()
+        return
     if seed is None and getattr(request.module, "SHARED_SERVER", False):
         shared: Server = request.getfixturevalue("module_server")
         shared.running.reseed(DEFAULT_SEED)
@@ -200,6 +218,10 @@ def pages(browser: Browser, server: Server) -> Iterator[Pages]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "seed(n): the server's --test-seed for this test")
+    config.addinivalue_line(
+        "markers",
+        "fast_forward: the test's own server runs on a FastForwardClock (server.running.clock)",
+    )
 
 
 @pytest.hookimpl(wrapper=True)

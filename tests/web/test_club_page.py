@@ -149,6 +149,7 @@ def test_the_room_timer_page(pages: Pages, server: Server) -> None:
     officer, member, _club, evening_id = evening_ready(server)
     # Nobody needs to log in to see the timer (it is projected in the room).
     screen = pages.new(width=1920, height=1080)
+    screen.clock.install()  # Playwright's clock: the countdown's seconds are run through
     screen.goto(f"/?timer={evening_id}")
     root = screen.locator(".timer-screen")
     expect(root).to_have_attribute("data-phase", "waiting")
@@ -156,12 +157,13 @@ def test_the_room_timer_page(pages: Pages, server: Server) -> None:
     expect(screen.locator("[data-timer-title]")).to_contain_text("Circolo Web")
 
     ok(officer.post(f"/evenings/{evening_id}/games/1/start", json={}))
-    expect(root).to_have_attribute("data-phase", "playing", timeout=15000)
+    screen.clock.run_for(5000)  # the screen's next poll (js/clubtimer.js, every 5 s)
+    expect(root).to_have_attribute("data-phase", "playing")
     clock = screen.locator("[data-timer-clock]")
     expect(clock).to_have_text(re.compile(r"^(49|50):\d\d$"))
     first = clock.inner_text()
-    screen.wait_for_timeout(2100)
-    assert clock.inner_text() != first  # it counts down by itself
+    screen.clock.run_for(2100)
+    expect(clock).not_to_have_text(first)  # it counts down by itself
 
     screen.locator('[data-cmd="fullscreen"]').click()
     screen.wait_for_function("() => document.fullscreenElement !== null")

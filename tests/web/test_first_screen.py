@@ -17,6 +17,9 @@ from playwright.sync_api import ConsoleMessage, Page, Request, Route, expect
 
 from .conftest import Pages, Server
 
+REFRESH_MS = 12000
+"""The first screen's refresh (js/firstscreen.js)."""
+
 PASSWORD = "front-password-1"
 
 
@@ -238,19 +241,21 @@ def test_the_lists_refresh_while_open_and_stop_after_leaving(pages: Pages, serve
             asked.append(time.monotonic())
 
     page.on("request", request)
+    # The page's clock is Playwright's: its 12 s refresh is run through, not waited for.
+    page.clock.install()
     page.goto("/")
     expect(page.locator(".front-empty")).to_have_count(3)
     # A table opened after the page was drawn shows up by itself.
     marta = player(server, "Marta")
     table = ok(marta.post("/tables", json={"players": 2, "smazzate": 1}), 201)
-    expect(page.locator(f'[data-list="open"] [data-table="{table["id"]}"]')).to_be_visible(
-        timeout=20000
-    )
+    page.clock.run_for(REFRESH_MS)
+    expect(page.locator(f'[data-list="open"] [data-table="{table["id"]}"]')).to_be_visible()
     assert len(asked) >= 2
     # Leaving the screen stops its timer: no more asking for the first screen's lists.
     page.locator('[data-cmd="guest"]').click()
     expect(page.locator(".lobby-screen")).to_be_visible()
     left = time.monotonic()
-    page.wait_for_timeout(14000)
+    page.clock.run_for(REFRESH_MS + 2000)  # past the next refresh the timer would have made
+    page.evaluate("() => fetch('/api/info').then((r) => r.ok)")  # what it asked has been sent
     assert [at for at in asked if at > left] == []
     assert errors == []

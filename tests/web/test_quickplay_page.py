@@ -89,8 +89,10 @@ def test_a_poll_answering_after_the_leave_does_not_bring_the_wait_back(pages: Pa
     assert stale.json()["status"] == "waiting"
     panel.locator('[data-cmd="qp-leave"]').click()
     panel.locator('[data-cmd="qp-join"]').wait_for()
-    held[0].fulfill(response=stale)
-    page.wait_for_timeout(800)
+    with page.expect_event("requestfinished", lambda request: request is held[0].request):
+        held[0].fulfill(response=stale)
+    # A round trip of the page's own after the stale answer arrived: the panel has read it.
+    assert page.evaluate("() => fetch('/api/quickplay').then((r) => r.ok)")
     assert page.locator(".qp-waiting").count() == 0
     expect(panel.locator('[data-cmd="qp-join"]')).to_be_visible()
 

@@ -8,12 +8,18 @@ import re
 
 import pytest
 
+from burraco.server.clock import FastForwardClock
+from tests.server.inprocess import caught_up
+
 from . import driver
-from .conftest import Pages
+from .conftest import Pages, Server
 
 
 @pytest.mark.seed(2)
-def test_the_next_deal_waits_for_the_sheet_and_starts_when_it_is_closed(pages: Pages) -> None:
+@pytest.mark.fast_forward
+def test_the_next_deal_waits_for_the_sheet_and_starts_when_it_is_closed(
+    pages: Pages, server: Server
+) -> None:
     page = pages.new()
     driver.guest(page)
     page.wait_for_selector(".lobby-screen")
@@ -31,8 +37,14 @@ def test_the_next_deal_waits_for_the_sheet_and_starts_when_it_is_closed(pages: P
     assert re.fullmatch(r"Prossima smazzata tra \d+ s", countdown.inner_text()), (
         countdown.inner_text()
     )
-    # Past the usual pause between smazzate (4 s) the table still waits for the reader.
-    page.wait_for_timeout(6000)
+    # Past the usual pause between smazzate (4 s) the table still waits for the reader: the
+    # server's clock jumps 6 s on, and every timer the jump passed has run at the table.
+    clock = server.running.clock
+    assert isinstance(clock, FastForwardClock)
+    (actor,) = server.running.hub.tables.values()
+    clock.fast_forward(6)
+    server.running.call(caught_up(actor))
+    assert actor.number == 1, "dealt while the sheet was being read"
     assert page.locator(".modal .sheet-box[data-sheet='1']").count() == 1
     assert page.locator(".table-screen").get_attribute("data-number") == "1"
     totals = box.locator("tr.sheet-match td").all_inner_texts()

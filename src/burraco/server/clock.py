@@ -11,6 +11,7 @@ module that reads the wall clock for play, so that nothing else can drift from t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import threading
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-__all__ = ["Clock", "FakeClock", "SystemClock", "TimerHandle"]
+__all__ = ["Clock", "FakeClock", "FastForwardClock", "SystemClock", "TimerHandle"]
 
 _SAME_INSTANT = 1e-6
 """A fake timer this close to the clock's time is due: advancing 0.1 three times reaches a
@@ -189,6 +190,102 @@ class FakeClock:
         with self._lock:
             live = sorted(d for d in self._due if not d.cancelled)
             return [d.at - self._elapsed for d in live]
+
+
+class _Jumpable:
+    """A ``FastForwardClock``'s timer: a real one, which a jump of the clock may bring forward."""
+
+    def __init__(  # noqa: PLR0917 (made in one place, FastForwardClock.call_later)
+        self,
+        clock: FastForwardClock,
+        at: float,
+        loop: asyncio.AbstractEventLoop,
+        callback: Callable[..., object],
+        args: tuple[Any, ...],
+        order: int,
+    ) -> None:
+        self.clock = clock
+        self.at = at
+        self.order = order
+        self.loop = loop
+        self.callback = callback
+        self.args = args
+        self.done = False
+        self.real: asyncio.TimerHandle | None = None
+
+    def cancel(self) -> None:
+        self.done = True
+        if self.real is not None:
+            self.real.cancel()
+        self.clock._forget(self)
+
+    def fire(self) -> None:
+        """On its loop: by the real timer or brought forward by a jump, whichever comes first."""
+        if self.done:
+            return
+        self.cancel()
+        self.callback(*self.args)
+
+
+class FastForwardClock:
+    """The system clock, which a test can move ahead: time flows as the machine's does, and
+    ``fast_forward`` jumps it on, firing every timer and waking every sleeper the jump passes
+    (Playwright's page clock does the same for a page). For a real server a browser test
+    watches: its bots and its pace run in real time, and a pause of several seconds between
+    smazzate is passed in an instant. Timers run on the loop that set them; ``fast_forward``
+    may be called from any thread."""
+
+    def __init__(self) -> None:
+        self._offset = 0.0
+        self._timers: set[_Jumpable] = set()
+        self._order = itertools.count()
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return time.time() + self._offset
+
+    def utcnow(self) -> datetime:
+        return datetime.fromtimestamp(self.now(), UTC)
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self._offset
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> TimerHandle:
+        loop = asyncio.get_running_loop()
+        timer = _Jumpable(self, self.monotonic() + delay, loop, callback, args, next(self._order))
+        with self._lock:
+            self._timers.add(timer)
+        timer.real = loop.call_later(max(0.0, delay), timer.fire)
+        return timer
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        handle = self.call_later(seconds, _wake, woken)
+        try:
+            await woken
+        finally:
+            handle.cancel()
+
+    def fast_forward(self, seconds: float) -> None:
+        """Jump ``seconds`` ahead: what falls due in them runs now (on its own loop)."""
+        if seconds < 0:
+            raise ValueError("a clock does not go back")
+        with self._lock:
+            self._offset += seconds
+            reached = self.monotonic() + _SAME_INSTANT
+            due = sorted(
+                (t for t in self._timers if t.at <= reached), key=lambda t: (t.at, t.order)
+            )
+        for timer in due:
+            with contextlib.suppress(RuntimeError):  # its loop has closed: its app stopped
+                timer.loop.call_soon_threadsafe(timer.fire)
+
+    def _forget(self, timer: _Jumpable) -> None:
+        with self._lock:
+            self._timers.discard(timer)
 
 
 def _wake(woken: asyncio.Future[None]) -> None:
