@@ -35,12 +35,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 import burraco
+from tests.server.spawn import Spawned, serve_command
 
 ROOT = Path(__file__).resolve().parents[2]
 MAKE_HAPROXY_CFG = ROOT / "deploy" / "make-haproxy-cfg"
@@ -110,7 +110,8 @@ class Backend:
 
 
 class Node:
-    """One ``burraco serve`` process (started again on the same port by ``restart``)."""
+    """One ``burraco serve`` process (started again on the same port by ``restart``), spawned
+    as every test server process is (``tests.server.spawn.Spawned``)."""
 
     def __init__(self, cluster: Cluster, index: int) -> None:
         self.cluster = cluster
@@ -120,8 +121,15 @@ class Node:
         self.folder = cluster.folder / self.name
         self.folder.mkdir(parents=True, exist_ok=True)
         self.log_path = self.folder / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.starts = 0
+        self.spawned = Spawned(self.log_path)
+
+    @property
+    def process(self) -> subprocess.Popen[bytes] | None:
+        return self.spawned.process
+
+    @property
+    def starts(self) -> int:
+        return self.spawned.starts
 
     @property
     def http(self) -> str:
@@ -132,70 +140,38 @@ class Node:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return self.spawned.log()
 
     def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
+        return self.spawned.alive()
 
     def command(self) -> list[str]:
         cluster = self.cluster
-        command = [
-            sys.executable,
-            "-m",
-            "burraco.cli.main",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--database-url",
-            cluster.database_url,
-            "--data-dir",
-            str(self.folder / "data"),
-            "--bot-delay",
-            "0",
-            "--log-level",
-            cluster.log_level,
-        ]
+        options = ["--host", "127.0.0.1", "--port", str(self.port)]
+        options += ["--database-url", cluster.database_url, "--data-dir", str(self.folder / "data")]
+        options += ["--bot-delay", "0", "--log-level", cluster.log_level]
         if cluster.cluster_flags:
-            command += ["--redis-url", cluster.redis_url, "--node", self.name]
-            command += ["--cluster-name", cluster.name, "--forwarded-allow-ips", "127.0.0.1"]
-        return [*command, *cluster.serve_args]
+            options += ["--redis-url", cluster.redis_url, "--node", self.name]
+            options += ["--cluster-name", cluster.name, "--forwarded-allow-ips", "127.0.0.1"]
+        return serve_command(*options, *cluster.serve_args)
 
     async def start(self) -> None:
         assert not self.alive(), f"{self.name} is running already"
-        self.starts += 1
-        with self.log_path.open("ab") as log:
-            log.write(f"---- start {self.starts}: {' '.join(self.command()[3:])}\n".encode())
-            log.flush()
-            self.process = subprocess.Popen(
-                self.command(),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-                env=self.cluster.environment(),
-            )
+        command = self.command()
+        self.spawned.spawn(command, env=self.cluster.environment(), note=" ".join(command[3:]))
         await self.wait_healthy()
 
     async def wait_healthy(self) -> None:
         """Until the health path answers 200 (the process takes work)."""
-        deadline = time.monotonic() + STARTUP_SECONDS
-        url = self.http + self.cluster.health_path
-        async with httpx.AsyncClient(timeout=2) as http:
-            while True:
-                assert self.alive(), f"{self.name} exited:\n{self.log()[-20_000:]}"
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get(url)).status_code == 200:
-                        return
-                assert time.monotonic() < deadline, f"{self.name} did not start:\n{self.log()}"
-                await asyncio.sleep(0.05)
+        try:
+            await self.spawned.aready(self.http + self.cluster.health_path, STARTUP_SECONDS)
+        except RuntimeError as failure:
+            pytest.fail(f"{self.name}: {failure}")
 
     def kill(self) -> None:
         """SIGKILL to the whole process group: no drain, no shutdown, nothing."""
-        assert self.process is not None and self.alive(), f"{self.name} is not running"
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(KILL_SECONDS)
+        assert self.alive(), f"{self.name} is not running"
+        self.spawned.kill()
 
     async def terminate(self, timeout: float = STOP_SECONDS) -> int:
         """SIGTERM to the server's own process (as systemd's KillMode=mixed), then wait for it to
@@ -209,23 +185,13 @@ class Node:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(KILL_SECONDS)
             pytest.fail(f"{self.name} did not exit {timeout} s after SIGTERM:\n{self.log()}")
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        self.spawned.signal_group_end()
         return code
 
     def stop(self, *, signalled: bool = False) -> None:
         """At the end of the test, whatever state it is in (bounded). ``signalled``: SIGTERM was
         sent already (a second one would make uvicorn quit at once, cutting a drain short)."""
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        if not signalled:
-            process.send_signal(signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(STOP_SECONDS)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(KILL_SECONDS)
+        self.spawned.stop(STOP_SECONDS, signalled=signalled)
 
 
 class Proxy:

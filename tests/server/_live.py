@@ -14,16 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import ClientConnection as AsyncClientConnection
 from websockets.asyncio.client import connect as aconnect
 from websockets.exceptions import ConnectionClosed
@@ -34,6 +31,7 @@ if __name__ == "__main__":  # run as the child: this folder is not a package the
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.server.harness import AsyncSocket, Closed, Frame, Peer, Server, Socket
+from tests.server.spawn import Spawned
 from tests.server.template import seed_database
 
 __all__ = ["LiveServer", "Peer", "live_server"]
@@ -90,7 +88,12 @@ class LiveServer(LiveConnections):
         super().__init__(data_dir)
         self.config = config
         self.log_path = data_dir / "server.log"
-        self._process: subprocess.Popen[bytes] | None = None
+        self._spawned = Spawned(self.log_path)
+
+    @property
+    def _process(self) -> subprocess.Popen[bytes] | None:
+        """The child process (None before it starts)."""
+        return self._spawned.process
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -102,54 +105,35 @@ class LiveServer(LiveConnections):
         listener.listen(512)
         self.port = listener.getsockname()[1]
         options = json.dumps({"data_dir": str(self.data_dir), **self.config})
-        with listener, self.log_path.open("wb") as log:
-            self._process = subprocess.Popen(
+        self.log_path.write_bytes(b"")  # this process's log only (another may have run here)
+        with listener:
+            self._spawned.spawn(
                 [sys.executable, __file__, str(listener.fileno()), options],
                 pass_fds=[listener.fileno()],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            if self._process.poll() is not None:
-                raise RuntimeError(f"the server exited at startup:\n{self.log()}")
-            with contextlib.suppress(httpx.HTTPError):
-                info = httpx.get(f"{self.url}/api/info", timeout=2, trust_env=False)
-                if info.status_code == 200:
-                    return
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"the server did not start:\n{self.log()}")
-            time.sleep(0.05)
+        try:
+            self._spawned.ready(f"{self.url}/api/info", STARTUP_SECONDS)
+        except RuntimeError:
+            self.stop()
+            raise
 
     def stop(self) -> None:
-        process, self._process = self._process, None
-        if process is None:
-            return
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        self._spawned.stop(15)
 
     def kill(self) -> None:
         """SIGKILL: the server gets no chance to save anything."""
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill()
-            process.wait()
+        if self._spawned.alive():
+            self._spawned.kill()
 
     @property
     def running(self) -> bool:
         return self.alive()
 
     def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
+        return self._spawned.alive()
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return self._spawned.log()
 
 
 class _LiveSocket:

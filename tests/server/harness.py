@@ -1,8 +1,9 @@
 """What every server test talks to, in process or in a real process alike.
 
-A ``Server`` is either ``inprocess.AppServer`` (the ASGI app in a thread of the test process,
-no port: the default) or ``_live.LiveServer`` (uvicorn in a child process on a loopback port:
-for SIGKILL, uvicorn's own behaviour and load). Both give HTTP clients (httpx, sync and async),
+A ``Server`` is ``inprocess.AppServer`` (the ASGI app in a thread of the test process, no port:
+the default), ``threaded.ThreadedServer`` (uvicorn in a thread of the test process on a loopback
+port: the browser tests) or ``_live.LiveServer`` (uvicorn in a child process on a loopback port:
+for SIGKILL, uvicorn's own process and load). All give HTTP clients (httpx, sync and async),
 WebSocket connections (``Socket`` / ``AsyncSocket``: text or bytes frames, a receive timeout, the
 close code as ``Closed``), the server's log, and its SQLite database; so the same test code runs
 against either.

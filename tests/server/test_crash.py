@@ -32,12 +32,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import random
-import signal
 import socket
-import subprocess
-import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -55,6 +51,7 @@ from burraco.engine.fairness import check_fairness
 from burraco.engine.record import read_record, replay
 from burraco.server.fairness import commitment_of, deck_text
 from burraco.store import Store
+from tests.server.spawn import Spawned, serve_command
 from tests.store import postgres
 
 Message = dict[str, Any]
@@ -81,15 +78,15 @@ def free_port() -> int:
 
 
 class Server:
-    """``burraco serve`` in its own process group, so that SIGKILL takes all of it at once."""
+    """``burraco serve`` in its own process group, so that SIGKILL takes all of it at once
+    (``spawn.Spawned``)."""
 
     def __init__(self, folder: Path, database_url: str | None) -> None:
         self.folder = folder
         self.database_url = database_url
         self.port = free_port()
         self.log_path = folder / "server.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.starts = 0
+        self.spawned = Spawned(self.log_path)
 
     @property
     def http(self) -> str:
@@ -100,62 +97,22 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return self.spawned.log()
 
     async def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "burraco.cli.main",
-            "serve",
-            "--port",
-            str(self.port),
-            "--data-dir",
-            str(self.folder / "data"),
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "warning",
-        ]
+        options = ["--port", str(self.port), "--data-dir", str(self.folder / "data")]
+        options += ["--bot-delay", "0", "--log-level", "warning"]
         if self.database_url is not None:
-            command += ["--database-url", self.database_url]
-        self.starts += 1
-        with self.log_path.open("ab") as log:
-            log.write(f"---- start {self.starts}\n".encode())
-            log.flush()
-            self.process = subprocess.Popen(
-                command,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-        deadline = time.monotonic() + STARTUP_SECONDS
-        async with httpx.AsyncClient(timeout=2) as http:
-            while True:
-                assert self.process.poll() is None, f"the server exited:\n{self.log()}"
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get(f"{self.http}/api/info")).status_code == 200:
-                        return
-                assert time.monotonic() < deadline, f"the server did not start:\n{self.log()}"
-                await asyncio.sleep(0.05)
+            options += ["--database-url", self.database_url]
+        self.spawned.spawn(serve_command(*options))
+        await self.spawned.aready(f"{self.http}/api/info", STARTUP_SECONDS)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, nothing (the whole process group)."""
-        assert self.process is not None and self.process.poll() is None, self.log()
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
+        self.spawned.kill()
 
     def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+        self.spawned.stop(15)
 
 
 @dataclass
