@@ -14,6 +14,7 @@ is missing); Playwright never downloads a browser here."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from burraco.cli.main import build_parser
 from burraco.cli.serve import server_config, transport_limits
-from burraco.server.clock import Clock, FastForwardClock
+from burraco.server.clock import Clock, FakeClock, FastForwardClock
 from tests.server.threaded import ThreadedServer
 
 CHROMIUM = os.environ.get("BURRACO_CHROMIUM", "/usr/bin/chromium")
@@ -131,6 +132,21 @@ def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
     seed = _seed_of(request)
+    if request.node.get_closest_marker("frozen_clock") is not None:
+        # Its own server, on a clock that moves only when the test says (``server.running
+        # .clock.advance``): no turn timer runs out while the page plays, however busy the
+        # machine; its bots play at once (a bot's delay would wait for the clock too).
+        running = start_server(
+            tmp_path,
+            seed=DEFAULT_SEED if seed is None else seed,
+            bot_delay=0,
+            clock=FakeClock(start=time.time()),
+        )
+        try:
+            yield running
+        finally:
+            running.stop()
+        return
     if request.node.get_closest_marker("fast_forward") is not None:
         # Its own server, on a clock the test jumps on (``server.running.clock``).
         running = start_server(
@@ -221,6 +237,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "fast_forward: the test's own server runs on a FastForwardClock (server.running.clock)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "frozen_clock: the test's own server runs on a FakeClock (server.running.clock), its"
+        " bots without delay",
     )
 
 

@@ -6,21 +6,25 @@ lobby's finished list shows the winner, "persa per tempo" and the MP/VP."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from burraco.server.clock import FakeClock
+
 from . import driver
-from .conftest import Pages
+from .conftest import Pages, Server
 
 # The shortest clock a table accepts (60 s, 30 s a line) would run out while the person plays;
 # the 5 s turn timer (its minimum) ends the match instead: three automatic plays are a timeout.
+HAND_SECONDS = 5
 TABLE = {
     "rules": "italian",
     "players": 2,
     "smazzate": 2,
     "round_seconds": 600,
-    "hand_seconds": 5,
+    "hand_seconds": HAND_SECONDS,
     "between_smazzate": 0,
     "public": True,
     "seat": 0,
@@ -28,12 +32,40 @@ TABLE = {
 }
 
 
+def run_out_the_turn_timers(server: Server, table: str, seat: int, times: int) -> None:
+    """Each time ``seat`` is on turn with his turn timer waiting, move the server's clock
+    through it (the table plays his turn: T13), ``times`` times. The clock moves only here:
+    the person's turns in the first smazzata never run out, however busy the machine."""
+    running = server.running
+    clock = running.clock
+    assert isinstance(clock, FakeClock)
+    actor = running.hub.tables[table]
+
+    async def timer_on_turn() -> object:
+        state = actor.state
+        if actor.status != "playing" or state is None or state.is_over or state.current != seat:
+            return None
+        return actor._timers.get("clock")
+
+    passed: list[object] = []
+    deadline = time.monotonic() + 90
+    while len(passed) < times:
+        timer = running.call(timer_on_turn())
+        if clock.waiting(timer) and all(timer is not other for other in passed):
+            passed.append(timer)
+            clock.advance(HAND_SECONDS)
+            continue
+        assert time.monotonic() < deadline, f"{len(passed)} of {times} turn timers run out"
+        time.sleep(0.01)
+
+
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
 @pytest.mark.seed(2)
-def test_a_match_lost_on_time_shows_the_technical_score(pages: Pages) -> None:
+@pytest.mark.frozen_clock
+def test_a_match_lost_on_time_shows_the_technical_score(pages: Pages, server: Server) -> None:
     page = pages.new()
     driver.guest(page)
     page.wait_for_selector(".lobby-screen")
@@ -53,6 +85,7 @@ def test_a_match_lost_on_time_shows_the_technical_score(pages: Pages) -> None:
     assert end["sheet"] == "1" and not end["final"], end
     page.locator('.modal [data-cmd="close-sheet"]').click()
     # Smazzata 2: the person does nothing; the server plays twice for him, then ends the match.
+    run_out_the_turn_timers(server, table, 0, times=3)
     final = page.locator(".modal .sheet-box[data-final]")
     final.wait_for(timeout=90_000)
     assert final.get_attribute("data-ended") == "timeout"
