@@ -94,8 +94,7 @@ def _connector(server: LiveServer, token: str, command: str, *extra: str) -> sub
             "bot-connect",
             "--server",
             server.url,
-            "--token",
-            token,
+            f"--token={token}",  # (a token of an older server may begin with "-")
             "--cmd",
             command,
             "--games",

@@ -5,7 +5,6 @@ export, and its deletion."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,7 +19,7 @@ from . import account_models as a
 from . import models
 from . import review_models as rm
 from . import tournament_models as tm
-from .store import Store, _aware, hash_token
+from .store import Store, _aware, fresh_token, hash_token
 
 
 class TokenError(Exception):
@@ -106,7 +105,7 @@ class AccountStore:
     ) -> str:
         """A token for a link (only its hash is kept); earlier unused ones of the same
         purpose stop working, so only the last mail's link does."""
-        token = secrets.token_urlsafe(32)
+        token = fresh_token()
         async with self.store.write() as session:
             await session.execute(
                 update(a.AccountToken)

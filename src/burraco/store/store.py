@@ -144,6 +144,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def fresh_token() -> str:
+    """A fresh secret token (256 bits, URL-safe). Never one that begins with ``-``: a bot's
+    token is given on a command line (``burraco bot-connect --token T``), where such a value is
+    taken for an option ("expected one argument"); one token in 64 was."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("-"):
+            return token
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -363,7 +373,7 @@ class Store:
 
     async def create_session(self, user_id: int, *, days: int = 30) -> str:
         """A new login token for the user (only its hash is stored)."""
-        token = secrets.token_urlsafe(32)
+        token = fresh_token()
         async with self.write() as session:
             session.add(
                 models.Session(
