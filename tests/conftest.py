@@ -16,7 +16,9 @@ worker must collect the same list). A file keeps its tests together, in their ow
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
+from collections.abc import Generator
 
 import pytest
 from hypothesis import settings
@@ -100,3 +102,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workerinput = getattr(config, "workerinput", None)
     workers = int(workerinput["workercount"]) if workerinput else 1
     items[:] = ordered(items, workers)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    """A test that does not drive the browser runs with no event loop of Playwright's in its
+    thread. Playwright's sync API (the browser tests' session-wide ``playwright`` fixture) keeps
+    its loop running in the test process's main thread between its calls, so that once a browser
+    test has run in a worker, every ``asyncio.run`` of a later test in that worker failed
+    ("cannot be called from a running event loop"): the browser tests used to come last in each
+    worker; now the slow files come first and work is stolen, so any test may follow one."""
+    borrowed = asyncio._get_running_loop()
+    if borrowed is None or "playwright" in getattr(item, "fixturenames", ()):
+        return (yield)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        asyncio._set_running_loop(borrowed)
