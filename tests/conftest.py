@@ -17,8 +17,9 @@ worker must collect the same list). A file keeps its tests together, in their ow
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import defaultdict
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 import pytest
 from hypothesis import settings
@@ -104,19 +105,54 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = ordered(items, workers)
 
 
+def _drives_the_browser(item: pytest.Item) -> bool:
+    return "playwright" in getattr(item, "fixturenames", ())
+
+
+@contextlib.contextmanager
+def _without_playwrights_loop() -> Iterator[None]:
+    """No event loop of Playwright's in this thread meanwhile (see ``pytest_runtest_setup``)."""
+    borrowed = asyncio._get_running_loop()
+    if borrowed is None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        if asyncio._get_running_loop() is None and not borrowed.is_closed():
+            asyncio._set_running_loop(borrowed)
+
+
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None]:
     """A test that does not drive the browser runs with no event loop of Playwright's in its
     thread. Playwright's sync API (the browser tests' session-wide ``playwright`` fixture) keeps
     its loop running in the test process's main thread between its calls, so that once a browser
     test has run in a worker, every ``asyncio.run`` of a later test in that worker failed
     ("cannot be called from a running event loop"): the browser tests used to come last in each
     worker; now the slow files come first and work is stolen, so any test may follow one."""
-    borrowed = asyncio._get_running_loop()
-    if borrowed is None or "playwright" in getattr(item, "fixturenames", ()):
+    if _drives_the_browser(item):
         return (yield)
-    asyncio._set_running_loop(None)
-    try:
+    with _without_playwrights_loop():
         return (yield)
-    finally:
-        asyncio._set_running_loop(borrowed)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None]:
+    if _drives_the_browser(item):
+        return (yield)
+    with _without_playwrights_loop():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    """The last test's teardown also ends the session's fixtures: after a test that does not
+    drive the browser, the ``playwright`` fixture takes its loop back for its own end
+    (tests/web/conftest.py); after a browser test, the databases' fixtures, which need no
+    running loop, run their end in a thread of their own (tests/store/postgres.py)."""
+    if _drives_the_browser(item):
+        return (yield)
+    with _without_playwrights_loop():
+        return (yield)

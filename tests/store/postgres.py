@@ -14,13 +14,17 @@ import contextlib
 import functools
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 from sqlalchemy.engine import make_url
 
 from burraco.store.models import Base
+
+T = TypeVar("T")
 
 ADMIN_URL_ENV = "BURRACO_TEST_POSTGRES_URL"
 REQUIRE_ENV = "BURRACO_REQUIRE_POSTGRES"
@@ -59,7 +63,7 @@ async def _execute(url: str, *statements: str) -> None:
 def _unreachable() -> str | None:
     """Why the server cannot be used (None: it answers)."""
     try:
-        asyncio.run(_execute(admin_url(), "SELECT 1"))
+        _run(_execute(admin_url(), "SELECT 1"))
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
         return f"{type(error).__name__}: {error}"
     return None
@@ -82,14 +86,24 @@ def temporary_database(prefix: str = "burraco_test") -> Iterator[str]:
     """A new empty database on the test server, dropped afterwards; yields its URL."""
     ensure_available()
     name = f"{prefix}_{secrets.token_hex(6)}"
-    asyncio.run(_execute(admin_url(), f'CREATE DATABASE "{name}"'))
+    _run(_execute(admin_url(), f'CREATE DATABASE "{name}"'))
     try:
         yield database_url(name)
     finally:
-        asyncio.run(_execute(admin_url(), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        _run(_execute(admin_url(), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def truncate_all(url: str) -> None:
     """Empty every table of the schema (between tests sharing one database)."""
     tables = ", ".join(f'"{name}"' for name in Base.metadata.tables)
-    asyncio.run(_execute(url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    _run(_execute(url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+
+
+def _run(work: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(work)``, in a thread of its own when this thread has a running loop: the
+    session's last teardown may follow a browser test, with Playwright's loop running in the
+    main thread (tests/conftest.py)."""
+    if asyncio._get_running_loop() is None:
+        return asyncio.run(work)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()

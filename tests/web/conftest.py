@@ -13,6 +13,7 @@ is missing); Playwright never downloads a browser here."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -180,7 +181,10 @@ def playwright() -> Iterator[Playwright]:
             " `apt-get install -y chromium`"
         )
     with sync_playwright() as p:
+        loop = asyncio._get_running_loop()  # Playwright's: it runs between the API's calls
         yield p
+        # The session's last teardown runs without it (tests/conftest.py): its own end needs it.
+        asyncio._set_running_loop(loop)
 
 
 @pytest.fixture(scope="session")
