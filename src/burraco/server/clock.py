@@ -143,15 +143,7 @@ class FakeClock:
         return due
 
     async def sleep(self, seconds: float) -> None:
-        if seconds <= 0:
-            await asyncio.sleep(0)  # a turn of the loop, as asyncio.sleep(0) gives
-            return
-        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        handle = self.call_later(seconds, _wake, woken)
-        try:
-            await woken
-        finally:
-            handle.cancel()  # a cancelled sleeper leaves nothing behind to fire
+        await _sleep_on(self, seconds)
 
     def advance(self, seconds: float) -> None:
         """Move the clock on by ``seconds`` and hand every timer and sleeper now due to its
@@ -259,15 +251,7 @@ class FastForwardClock:
         return timer
 
     async def sleep(self, seconds: float) -> None:
-        if seconds <= 0:
-            await asyncio.sleep(0)
-            return
-        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        handle = self.call_later(seconds, _wake, woken)
-        try:
-            await woken
-        finally:
-            handle.cancel()
+        await _sleep_on(self, seconds)
 
     def fast_forward(self, seconds: float) -> None:
         """Jump ``seconds`` ahead: what falls due in them runs now (on its own loop)."""
@@ -286,6 +270,19 @@ class FastForwardClock:
     def _forget(self, timer: _Jumpable) -> None:
         with self._lock:
             self._timers.discard(timer)
+
+
+async def _sleep_on(clock: Clock, seconds: float) -> None:
+    """A test clock's ``sleep``: a timer of its own wakes the sleeper."""
+    if seconds <= 0:
+        await asyncio.sleep(0)  # a turn of the loop, as asyncio.sleep(0) gives
+        return
+    woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    handle = clock.call_later(seconds, _wake, woken)
+    try:
+        await woken
+    finally:
+        handle.cancel()  # a cancelled sleeper leaves nothing behind to fire
 
 
 def _wake(woken: asyncio.Future[None]) -> None:
