@@ -9,7 +9,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from burraco.store import EntrantTaken, Store, TournamentStore
+from burraco.ratings import Mode, outcome_of
+from burraco.store import (
+    EntrantTaken,
+    PlayerMatchRow,
+    ProfileStore,
+    RatingStore,
+    Store,
+    TournamentStore,
+)
 
 NOW = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
 
@@ -212,6 +220,122 @@ def test_an_invited_pair_is_listed_for_its_partner_and_queued_at_its_confirmatio
             assert [i[0] for i in await tournaments.invitations(ezio.id)] == ["p2"]
             await tournaments.set_status("p2", "cancelled", finished_at=NOW, note="test")
             assert await tournaments.invitations(ezio.id) == []
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_matches_of_a_same_cards_round_in_play_are_read_by_nobody(db_url: str) -> None:
+    """Issue 27, H2 (docs/tournaments.md, "Same cards": no totals, deals, MP or VP until the
+    round is over; the profile leaves the round's matches out): every read of finished matches
+    for others (a player's statistics, his list and head-to-head, his rating history, the list
+    of matches) leaves out a table of a same-cards round still being played, with the one SQL
+    condition of ``burraco.store.hidden`` (a JSON field of the settings: both backends); a
+    tournament without same cards, and the same round once over, are read as ever."""
+
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            tournaments, profiles = TournamentStore(store), ProfileStore(store)
+            ratings = RatingStore(store)
+            anna = await store.create_user("Anna", "x")
+            bruno = await store.create_user("Bruno", "x")
+            lines = ((f"u{anna.id}",), (f"u{bruno.id}",))
+            for tid, settings in (("sc", {"same_cards": True}), ("plain", {})):
+                await tournaments.create(
+                    tid,
+                    name=tid,
+                    created_by=None,
+                    start="sitgo",
+                    starts_at=None,
+                    size=2,
+                    settings=settings,
+                    seed=1,
+                    now=NOW,
+                )
+                await tournaments.add_round(
+                    tid, 1, byes=[], relaxed=False, slots=None, tables=[(1, lines)], now=NOW
+                )
+                table = f"{tid}-1"
+                await store.create_table(
+                    table,
+                    created_by=None,
+                    config={"tournament": tid},
+                    public=True,
+                    invite_code=None,
+                    players=2,
+                )
+                await tournaments.set_table(tid, 1, 1, table_id=table)
+                await store.log_match(
+                    table,
+                    1,
+                    players=["Anna", "Bruno"],
+                    totals=[1185, 390],
+                    winner=0,
+                    ended="complete",
+                    record="[meta]",
+                )
+                await profiles.record(
+                    [
+                        PlayerMatchRow(
+                            user_id=anna.id,
+                            table_id=table,
+                            match_no=1,
+                            seat=0,
+                            finished_at=NOW,
+                            mode="2p",
+                            rules="italian",
+                            rated=True,
+                            result="win",
+                            ended="complete",
+                            smazzate=1,
+                            mp=795,
+                            burrachi_clean=2,
+                            burrachi_dirty=1,
+                            pozzetti=1,
+                            closings=1,
+                            players=["Anna", "Bruno"],
+                            opponent_ids=[bruno.id],
+                        )
+                    ]
+                )
+                await ratings.rate_match(
+                    table_id=table,
+                    match_no=1,
+                    mode=Mode.TWO,
+                    seats=[f"user:{anna.id}", f"user:{bruno.id}"],
+                    outcome=outcome_of(Mode.TWO, totals=[1185, 390], winner=0),
+                    now=NOW,
+                )
+
+            async def read() -> tuple[list[str], ...]:
+                (stats,) = await profiles.stats(anna.id)
+                return (
+                    [str(stats.matches), str(stats.wins), str(stats.mp)],
+                    [r.table_id for r in await profiles.matches(anna.id)],
+                    [r.table_id for r in await profiles.matches(anna.id, opponent=bruno.id)],
+                    [p.table_id for p in await ratings.history(anna.id, Mode.TWO)],
+                    [r.table_id for r in await store.matches()],
+                    [r.table_id for r in await store.matches(user_name="Anna")],
+                    sorted(await tournaments.same_cards_hidden(["sc-1", "plain-1", "nowhere"])),
+                )
+
+            assert await read() == (
+                ["1", "1", "795"],
+                ["plain-1"],
+                ["plain-1"],
+                ["plain-1"],
+                ["plain-1"],
+                ["plain-1"],
+                ["sc-1"],
+            )
+            await tournaments.finish_round("sc", 1, NOW + timedelta(minutes=30))
+            both = sorted(["plain-1", "sc-1"])
+            read_now = await read()
+            assert read_now[0] == ["2", "2", "1590"]
+            assert [sorted(ids) for ids in read_now[1:6]] == [both] * 5
+            assert read_now[6] == []
         finally:
             await store.close()
 

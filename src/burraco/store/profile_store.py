@@ -1,6 +1,8 @@
 """The players' matches in the database (``ProfileStore(store)``): one row per person and
 finished match with its figures (``burraco.ratings.summarize``); the profile's statistics per
-mode, the history with its filters and the head-to-head are read from them."""
+mode, the history with its filters and the head-to-head are read from them, never those of a
+same-cards round still being played (``hidden.same_cards_in_play``: their result would tell the
+cards to the round's other tables)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, func, select
+from sqlalchemy import ColumnElement, Integer, func, select
 
 from . import models
 from . import rating_models as m
+from .hidden import same_cards_in_play
 from .store import Store, _aware
 
 
@@ -93,7 +96,15 @@ class ProfileStore:
                     continue
                 await session.merge(m.PlayerMatch(**{f: getattr(row, f) for f in row.__slots__}))
 
+    @staticmethod
+    def visible(user_id: int) -> tuple[ColumnElement[bool], ...]:
+        """The conditions of every read of the player's rows: his, and none of a same-cards
+        round still being played (docs/tournaments.md, "Same cards")."""
+        p = m.PlayerMatch
+        return (p.user_id == user_id, ~same_cards_in_play(p.table_id))
+
     async def stats(self, user_id: int) -> list[ModeStats]:
+        """The player's figures per mode, summed over his matches (``visible``'s)."""
         p = m.PlayerMatch
         async with self.store.sessions() as session:
             rows = (
@@ -110,7 +121,7 @@ class ProfileStore:
                         func.sum(p.pozzetti),
                         func.sum(p.closings),
                     )
-                    .where(p.user_id == user_id)
+                    .where(*self.visible(user_id))
                     .group_by(p.mode)
                     .order_by(p.mode)
                 )
@@ -130,9 +141,10 @@ class ProfileStore:
         offset: int = 0,
     ) -> list[PlayerMatchRow]:
         """The player's matches, newest first, filtered; ``opponent``: only those against him
-        (head-to-head; filtered here, a player has at most thousands of matches)."""
+        (head-to-head; filtered here, a player has at most thousands of matches). Only his
+        ``visible`` matches."""
         p = m.PlayerMatch
-        query = select(p).where(p.user_id == user_id)
+        query = select(p).where(*self.visible(user_id))
         if mode is not None:
             query = query.where(p.mode == mode)
         if rules is not None:

@@ -29,6 +29,7 @@ from burraco.ratings.rate import is_provisional
 
 from . import models
 from . import rating_models as m
+from .hidden import same_cards_in_play
 from .store import Store, _aware
 
 
@@ -280,12 +281,18 @@ class RatingStore:
         return [self._row(rating, name) for rating, name in rows]
 
     async def history(self, user_id: int, mode: Mode, *, limit: int = 500) -> list[HistoryPoint]:
-        """The player's rated matches in ``mode``, oldest first (the last ``limit``)."""
+        """The player's rated matches in ``mode``, oldest first (the last ``limit``); none of a
+        same-cards round still being played (``hidden.same_cards_in_play``)."""
+        e = m.RatingEvent
         async with self.store.sessions() as session:
             rows = (
                 await session.scalars(
-                    select(m.RatingEvent)
-                    .where(m.RatingEvent.user_id == user_id, m.RatingEvent.mode == mode.value)
+                    select(e)
+                    .where(
+                        e.user_id == user_id,
+                        e.mode == mode.value,
+                        ~same_cards_in_play(e.table_id),
+                    )
                     .order_by(m.RatingEvent.at.desc(), m.RatingEvent.id.desc())
                     .limit(limit)
                 )

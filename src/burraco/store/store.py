@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import (
 from . import models
 from .action_writer import SQLITE_PRAGMAS, InDoubt, SqliteActionWriter
 from .fencing import LeaseLost, check_fences
+from .hidden import same_cards_in_play
 from .migrate import Applied, current_revision, upgrade
 from .names import skeleton
 
@@ -695,7 +696,8 @@ class Store:
         self, *, user_name: str | None = None, public_only: bool = True, limit: int = 50
     ) -> list[MatchInfo]:
         """The last finished matches (of ``user_name``'s, if given); ``public_only``: of
-        public tables only (a private table's id is its invitation, issue 19)."""
+        public tables only (a private table's id is its invitation, issue 19). Never those of a
+        same-cards round still being played (``hidden.same_cards_in_play``)."""
         match, smazzata = models.MatchLog, models.SmazzataLog
         # The smazzate log keeps every dealt smazzata; a finished one has its end (``ended``,
         # a plain string column, NULL until then; ``result`` is JSON, whose None is not NULL).
@@ -710,7 +712,11 @@ class Store:
             .scalar_subquery()
         )
         async with self.sessions() as session:
-            query = select(match, finished).order_by(match.finished_at.desc())
+            query = (
+                select(match, finished)
+                .where(~same_cards_in_play(match.table_id))
+                .order_by(match.finished_at.desc())
+            )
             if public_only:
                 table = models.GameTable
                 query = query.join(table, table.id == match.table_id).where(table.public.is_(True))

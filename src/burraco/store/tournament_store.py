@@ -24,6 +24,7 @@ from burraco.tournament.lifecycle import (
 
 from . import models
 from . import tournament_models as m
+from .hidden import same_cards_in_play
 from .store import Store
 
 
@@ -501,26 +502,19 @@ class TournamentStore:
             ).first()
             return None if row is None else (row[0], row[1], row[2])
 
-    async def in_playing_rounds(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Of ``table_ids``, the server tables of a tournament round still being played, each
-        with its tournament's settings (one query: a same-cards round hides them)."""
+    async def same_cards_hidden(self, table_ids: Sequence[str]) -> set[str]:
+        """Of ``table_ids``, the server tables of a same-cards round still being played (the
+        rule of ``hidden.same_cards_in_play``, in one query)."""
         if not table_ids:
-            return {}
+            return set()
+        t = m.TournamentTable
         async with self.store.sessions() as session:
-            rows = await session.execute(
-                select(m.TournamentTable.table_id, m.Tournament.settings)
-                .join(m.Tournament, m.Tournament.id == m.TournamentTable.tournament_id)
-                .join(
-                    m.TournamentRound,
-                    (m.TournamentRound.tournament_id == m.TournamentTable.tournament_id)
-                    & (m.TournamentRound.number == m.TournamentTable.round),
-                )
-                .where(
-                    m.TournamentTable.table_id.in_(list(table_ids)),
-                    m.TournamentRound.status == RoundStatus.PLAYING.value,
+            found = await session.scalars(
+                select(t.table_id).where(
+                    t.table_id.in_(list(table_ids)), same_cards_in_play(t.table_id)
                 )
             )
-            return {str(table_id): dict(settings) for table_id, settings in rows.all()}
+            return {str(table_id) for table_id in found.all()}
 
     async def finished_match(self, table_id: str, match_no: int = 1) -> FinishedMatch | None:
         async with self.store.sessions() as session:

@@ -16,7 +16,7 @@ from burraco.errors import ErrorCode
 
 from .. import errors
 from ..replay import replay_json
-from ..tournament.samecards import HIDDEN, hidden, hidden_among
+from ..tournament.samecards import HIDDEN, hidden
 from .deps import HubDep, QueryId, current_user
 from .models import ERROR_SCHEMA, INVALID, MatchOut, ReplayOut, answers
 
@@ -76,10 +76,9 @@ def _replay_bytes(text: str) -> bytes:
 async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dict[str, Any]]:
     name = (await current_user(request)).name if mine else None
     # The public list shows public tables' matches; one's own list shows one's private ones too.
-    rows = await hub.store.matches(user_name=name, public_only=not mine)
     # A same-cards round's tables show no result until the round is over (its totals would
-    # tell the others about the cards they are playing).
-    hidden_now = await hidden_among(hub.store, [r.table_id for r in rows])
+    # tell the others about the cards they are playing): the store leaves them out.
+    rows = await hub.store.matches(user_name=name, public_only=not mine)
     return [
         {
             "table": r.table_id,
@@ -95,7 +94,6 @@ async def matches(request: Request, hub: HubDep, mine: bool = False) -> list[dic
             "smazzate": r.smazzate,
         }
         for r in rows
-        if r.table_id not in hidden_now
     ]
 
 

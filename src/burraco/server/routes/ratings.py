@@ -12,7 +12,6 @@ from burraco.ratings import BOT_ANCHORS, Mode
 from burraco.ratings.rate import is_provisional
 from burraco.store import ModeStats, PlayerMatchRow, UserInfo
 
-from ..tournament.samecards import hidden_among
 from .deps import HubDep
 from .models import INVALID, LeaderboardOut, PlayerMatchesOut, PlayerRatingsOut, answers
 
@@ -84,16 +83,10 @@ async def player(name: PlayerName, hub: HubDep) -> dict[str, Any]:
             }
             for p in points
         ]
+    # The store leaves out the matches of a same-cards round still being played, until the
+    # round is over (burraco.store.hidden): the statistics, the list and the history alike.
     stats = await hub.profiles.stats(user.id)
     recent = await hub.profiles.matches(user.id, limit=10)
-    # A table of a same-cards round still being played is left out until the round is over.
-    hidden = await hidden_among(
-        hub.store,
-        [r.table_id for r in recent]
-        + [p["table"] for h in history.values() for p in h if p["table"]],
-    )
-    recent = [r for r in recent if r.table_id not in hidden]
-    history = {mode: [p for p in h if p["table"] not in hidden] for mode, h in history.items()}
     owner = await hub.bot_accounts.owner_of(user.id) if user.is_bot else None
     owner_info = await hub.store.user(owner) if owner is not None else None
     return {
@@ -180,7 +173,8 @@ async def player_matches(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """The player's matches, newest first, with the filters of his history; ``versus``: only
-    those against that player, with the head-to-head count."""
+    those against that player, with the head-to-head count. Neither counts a match of a
+    same-cards round still being played (the store leaves them out: burraco.store.hidden)."""
     user = await _person(hub, name)
     other = await _person(hub, versus) if versus is not None else None
     rows = await hub.profiles.matches(
@@ -193,8 +187,6 @@ async def player_matches(
         limit=limit,
         offset=offset,
     )
-    hidden = await hidden_among(hub.store, [r.table_id for r in rows])
-    rows = [r for r in rows if r.table_id not in hidden]  # a same-cards round still played
     out: dict[str, Any] = {"matches": [_match_json(r) for r in rows], "versus": None}
     if other is not None:
         every = await hub.profiles.matches(user.id, opponent=other.id, limit=100_000)

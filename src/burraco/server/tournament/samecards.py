@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from burraco.store import Store, TournamentStore
-from burraco.tournament import RoundDeals, RoundStatus, round_deals
+from burraco.tournament import RoundDeals, round_deals
 
 from ..fairness import CommittedDeck
 from .records import settings_of, table_config
@@ -56,22 +56,14 @@ HIDDEN = "the other tables of this same-cards round are still playing its cards"
 async def hidden(store: Store, table_id: str) -> bool:
     """Whether ``table_id`` is a table of a same-cards round still being played somewhere
     (then it may not be watched, nor its record read)."""
-    tournaments = TournamentStore(store)
-    owner = await tournaments.table_owner(table_id)
-    if owner is None:
-        return False
-    tournament_id, number, _ = owner
-    data = await tournaments.load(tournament_id)
-    if data is None or not settings_of(data).same_cards:
-        return False
-    return any(r.number == number and r.status == RoundStatus.PLAYING for r in data.rounds)
+    return bool(await hidden_among(store, [table_id]))
 
 
 async def hidden_among(store: Store, table_ids: Sequence[str]) -> set[str]:
-    """Of ``table_ids``, those of a same-cards round still being played (a player's public
-    history leaves them out until the round is over: their result would tell the cards)."""
-    playing = await TournamentStore(store).in_playing_rounds(table_ids)
-    return {t for t, settings in playing.items() if settings.get("same_cards")}
+    """Of ``table_ids``, those of a same-cards round still being played: their result would
+    tell the cards (one rule, ``burraco.store.hidden``: the queries of the players' matches,
+    statistics and rating history leave the same tables out)."""
+    return await TournamentStore(store).same_cards_hidden(table_ids)
 
 
 def round_deals_json(deals: RoundDeals, *, revealed: bool) -> dict[str, Any]:
