@@ -5,7 +5,8 @@ finished table is shown, "no totals, no deals, no MP or VP", and "a player's pub
 (``/api/players/{name}``, its matches and rating history) ... leave[s] the round's matches out".
 A black-box test read table A's result while table B still played: the profile's ``stats``
 (wins, MP per smazzata, burrachi) and the head-to-head count of ``?versus=`` were summed over
-every stored match, the round's included, where ``recent`` and ``history`` left them out.
+every stored match, the round's included, where ``recent`` and ``history`` left them out; and
+the match was rated at once, so that the profile's ``ratings`` and the leaderboards moved.
 
 Four people play a same-cards round on two tables. The app's clock is a fake one that never
 moves: nobody's absence ever gives a seat to a bot, so table B waits for its players for as
@@ -20,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from burraco.server.clock import FakeClock
+from burraco.server.connection import Connection
 from burraco.server.table import TableStatus, commands
 from burraco.store import UserInfo
 
-from .inprocess import InProcess, running_app
+from .inprocess import InProcess, running_app, sent_to
 
 PASSWORD = "a good password"
 NAMES = ("anna", "bruno", "carla", "dario")
@@ -56,27 +58,42 @@ async def view(app: InProcess, tid: str) -> dict[str, Any]:
     return shown
 
 
-async def play_table(app: InProcess, table: str, users: list[UserInfo], seed: int) -> None:
+async def play_table(app: InProcess, table: str, users: list[UserInfo], seed: int) -> list[Ends]:
     """Every seat of ``table`` opened by its player, who plays legal moves drawn at random
-    (seeded) until the match is over."""
+    (seeded) until the match is over: what each player's page is sent, read as it comes."""
     actor = await app.hub.table(table)
-    conns = {}
+    pages: dict[int, Ends] = {}
     for user in users:
         seat = actor.seat_of(user)
         assert seat is not None, f"{user.name} has no seat at {table}"
         conn = app.hub.connect(user)
         assert conn is not None
         await actor.call(commands.Join(conn))
-        conns[seat] = conn
+        pages[seat] = Ends(conn)
     choose = random.Random(seed).choice
     async with asyncio.timeout(120):
         while actor.status != TableStatus.FINISHED:
+            for page in pages.values():
+                page.read()
             state = actor.state
-            if state is not None and not state.is_over and state.current in conns:
+            if state is not None and not state.is_over and state.current in pages:
                 action = choose(list(state.legal_actions()))
-                await actor.call(commands.Act(conns[state.current], action.text()))
+                await actor.call(commands.Act(pages[state.current].conn, action.text()))
             else:
                 await asyncio.sleep(0.005)
+    return list(pages.values())
+
+
+class Ends:
+    """A player's page at a table: the ``match_end`` messages it was sent (the others read
+    and dropped, so that its outbox never fills)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.ends: list[dict[str, Any]] = []
+
+    def read(self) -> None:
+        self.ends += [m for m in sent_to(self.conn) if m.get("kind") == "match_end"]
 
 
 class Round:
@@ -85,11 +102,12 @@ class Round:
     def __init__(self, app: InProcess, tid: str, tables: list[tuple[str, list[UserInfo]]]):
         self.app, self.tid, self.tables = app, tid, tables
 
-    async def finish(self, index: int, seed: int) -> None:
+    async def finish(self, index: int, seed: int) -> list[dict[str, Any]]:
         """Play table ``index`` to its end, and wait until the tournament has its result (the
-        match stored, rated and on the players' profiles first)."""
+        match stored, its rating kept and its players' rows written first): the ``match_end``
+        each of its players was sent."""
         table, users = self.tables[index]
-        await play_table(self.app, table, users, seed)
+        pages = await play_table(self.app, table, users, seed)
 
         async def stored() -> bool:
             shown = await view(self.app, self.tid)
@@ -98,6 +116,18 @@ class Round:
             )
 
         await self.app.until(stored, timeout=30)
+        for page in pages:
+            page.read()
+            assert not page.conn.closed and len(page.ends) == 1, page.ends
+        return [page.ends[0] for page in pages]
+
+    async def over(self) -> None:
+        """Wait until the tournament (of one round) has ended."""
+
+        async def finished() -> bool:
+            return bool((await view(self.app, self.tid))["status"] == "finished")
+
+        await self.app.until(finished, timeout=30)
 
 
 async def started(app: InProcess) -> tuple[Round, dict[str, dict[str, str]]]:
@@ -160,7 +190,7 @@ def test_a_finished_table_stays_out_of_the_profiles_stats_and_head_to_head(
                 }
 
             await played.finish(1, seed=2)
-            assert (await view(app, played.tid))["status"] == "finished"
+            await played.over()
             profile = (await app.http.get(f"/api/players/{one.name}")).json()
             (stats,) = profile["stats"]
             assert stats["mode"] == "2p" and stats["matches"] == 1 and stats["smazzate"] == 1
@@ -169,5 +199,51 @@ def test_a_finished_table_stays_out_of_the_profiles_stats_and_head_to_head(
             counted = versus.json()["versus"]
             assert counted["played"] == 1
             assert counted["won"] + counted["lost"] + counted["drawn"] == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_finished_table_is_rated_once_its_round_is_over(tmp_path: Path) -> None:
+    """Issue 27, H2, the ratings: table A's match moved its players' ratings at once, so that
+    while table B still played the same cards anyone read A's result in the profile's
+    ``ratings`` (its matches, wins and draws, the rating's change) and in the leaderboards
+    (overall and the month's, with its change). docs/tournaments.md: no totals, deals, MP or VP
+    until the round is over; the profile leaves the round's matches out. A same-cards match is
+    rated when its round is over: A's players are told so at its end (``match_end``'s
+    ``rating: {pending: "same_cards_round"}``), and then it counts as any rated match."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        async with running_app(tmp_path, clock=clock, bot_delay=0.0) as app:
+            played, headers = await started(app)
+            ends = await played.finish(0, seed=1)
+            assert [end["rating"] for end in ends] == [{"pending": "same_cards_round"}] * 2
+            (_, a_players), (_, b_players) = played.tables
+            month = clock.utcnow().strftime("%Y-%m")
+            boards = [
+                f"/api/ratings/2p?provisional={p}{m}"
+                for p in ("true", "false")
+                for m in ("", f"&month={month}")
+            ]
+            for asking in (headers[b_players[0].name], {}):  # table B's player, an outsider
+                for user in a_players:
+                    profile = await app.http.get(f"/api/players/{user.name}", headers=asking)
+                    assert profile.json()["ratings"] == [], profile.json()
+                    assert profile.json()["history"] == {}
+                for board in boards:
+                    listed = await app.http.get(board, headers=asking)
+                    assert listed.status_code == 200, listed.text
+                    assert listed.json()["players"] == [], listed.json()
+
+            ends = await played.finish(1, seed=2)  # the round's last table: the same
+            assert [end["rating"] for end in ends] == [{"pending": "same_cards_round"}] * 2
+            await played.over()
+            listed = (await app.http.get(boards[1])).json()["players"]
+            assert sorted(p["name"] for p in listed) == sorted(NAMES)
+            for user in a_players:
+                profile = (await app.http.get(f"/api/players/{user.name}")).json()
+                (rating,) = profile["ratings"]
+                assert rating["mode"] == "2p" and rating["matches"] == 1
+                assert [p["table"] for p in profile["history"]["2p"]] == [played.tables[0][0]]
 
     asyncio.run(scenario())

@@ -8,12 +8,23 @@ from __future__ import annotations
 import asyncio
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
 from burraco.ratings import PRESETS, Mode, Rating, RatingsError, outcome_of
-from burraco.store import AccountStore, PlayerMatchRow, ProfileStore, RatingStore, Store
+from burraco.store import (
+    AccountStore,
+    PlayerMatchRow,
+    ProfileStore,
+    RatingStore,
+    Store,
+    TournamentStore,
+    UserInfo,
+)
+
+from .test_tournament_store import round_in_play
 
 S = PRESETS["standard"]
 START = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
@@ -246,6 +257,80 @@ def test_a_match_of_a_deleted_account_is_left_unrated_and_out_of_profiles(db_url
             (mine,) = await profiles.stats(bruno.id)
             assert (mine.matches, mine.wins) == (1, 1)
             assert await profiles.stats(anna.id) == []
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_same_cards_match_is_rated_once_its_round_is_over(db_url: str) -> None:
+    """Issue 27, H2: a same-cards round's match rated when it ended told its result to the
+    round's other tables (the profile's ratings, the leaderboards), against docs/tournaments.md
+    ("no totals, deals, MP or VP until the round is over"). ``defer_match`` keeps it, with
+    ``rate_match``'s checks (a guest is refused at once); ``rate_pending`` rates it once the
+    round is over, at that moment, and only once (a match rated before a crash is just
+    forgotten); a deleted account's match is forgotten with its reason."""
+
+    async def scenario() -> None:
+        store = await Store.open(db_url)
+        try:
+            ratings, accounts = RatingStore(store), AccountStore(store)
+            tournaments = TournamentStore(store)
+            anna, bruno, carla, dario = [
+                await store.create_user(n, "x") for n in ("Anna", "Bruno", "Carla", "Dario")
+            ]
+            guest = await store.create_user("Guest", None, guest=True)
+            lines = ((f"u{anna.id}",), (f"u{bruno.id}",))
+            table = await round_in_play(store, "sc", lines)
+
+            def kept(table_id: str, *people: UserInfo, match_no: int = 1) -> Any:
+                return ratings.defer_match(
+                    table_id=table_id,
+                    match_no=match_no,
+                    mode=Mode.TWO,
+                    seats=[f"user:{p.id}" for p in people],
+                    outcome=outcome_of(Mode.TWO, totals=[1185, 390], winner=0),
+                    now=START,
+                )
+
+            assert await kept(table, anna, bruno)
+            assert await kept(table, anna, bruno)  # a resumed table ending again: still one
+            assert await kept(table, carla, dario, match_no=2)
+            assert await kept(table, dario, carla, match_no=3)
+            with pytest.raises(RatingsError) as refused:
+                await kept(table, anna, guest, match_no=4)
+            assert refused.value.code == "guest"
+            # Match 2 was rated (a crash before it was forgotten), Dario deleted his account.
+            await ratings.rate_match(
+                table_id=table,
+                match_no=2,
+                mode=Mode.TWO,
+                seats=[f"user:{carla.id}", f"user:{dario.id}"],
+                outcome=outcome_of(Mode.TWO, totals=[1185, 390], winner=0),
+                now=START,
+            )
+            assert not await kept(table, carla, dario, match_no=2)  # rated: nothing to keep
+            await accounts.delete_account(dario.id, replacement=f"Deleted-{dario.id}")
+
+            assert await ratings.rate_pending(START + timedelta(hours=1)) == []  # in play
+            assert await ratings.ratings_of(anna.id) == []
+            assert await ratings.leaderboard(Mode.TWO, provisional=True) != []  # Carla's
+            assert anna.id not in {
+                r.user_id for r in await ratings.leaderboard(Mode.TWO, provisional=True)
+            }
+
+            later = START + timedelta(days=40)
+            await tournaments.finish_round("sc", 1, later)
+            done = await ratings.rate_pending(later)
+            assert [(d.table_id, d.match_no) for d in done] == [(table, n) for n in (1, 2, 3)]
+            assert done[0].changes is not None and done[1].changes is None
+            assert done[2].unrated is not None and done[2].unrated.code == "account_deleted"
+            (rated,) = await ratings.ratings_of(anna.id)
+            assert (rated.matches, rated.wins) == (1, 1)
+            (point,) = await ratings.history(anna.id, Mode.TWO)
+            assert (point.at, point.table_id) == (later, table)  # rated at the round's end
+            assert await ratings.rate_pending(later) == []
+            assert (await ratings.ratings_of(anna.id))[0].matches == 1
         finally:
             await store.close()
 

@@ -226,6 +226,39 @@ def test_an_invited_pair_is_listed_for_its_partner_and_queued_at_its_confirmatio
     asyncio.run(scenario())
 
 
+async def round_in_play(
+    store: Store, tid: str, lines: tuple[tuple[str, ...], ...], *, same_cards: bool = True
+) -> str:
+    """A running tournament ``tid`` (same cards or not) whose round 1, being played, has one
+    table with ``lines``, played on the public server table ``<tid>-1``: its id."""
+    tournaments = TournamentStore(store)
+    await tournaments.create(
+        tid,
+        name=tid,
+        created_by=None,
+        start="sitgo",
+        starts_at=None,
+        size=2,
+        settings={"same_cards": True} if same_cards else {},
+        seed=1,
+        now=NOW,
+    )
+    await tournaments.add_round(
+        tid, 1, byes=[], relaxed=False, slots=None, tables=[(1, lines)], now=NOW
+    )
+    table = f"{tid}-1"
+    await store.create_table(
+        table,
+        created_by=None,
+        config={"tournament": tid},
+        public=True,
+        invite_code=None,
+        players=2,
+    )
+    await tournaments.set_table(tid, 1, 1, table_id=table)
+    return table
+
+
 def test_the_matches_of_a_same_cards_round_in_play_are_read_by_nobody(db_url: str) -> None:
     """Issue 27, H2 (docs/tournaments.md, "Same cards": no totals, deals, MP or VP until the
     round is over; the profile leaves the round's matches out): every read of finished matches
@@ -242,31 +275,8 @@ def test_the_matches_of_a_same_cards_round_in_play_are_read_by_nobody(db_url: st
             anna = await store.create_user("Anna", "x")
             bruno = await store.create_user("Bruno", "x")
             lines = ((f"u{anna.id}",), (f"u{bruno.id}",))
-            for tid, settings in (("sc", {"same_cards": True}), ("plain", {})):
-                await tournaments.create(
-                    tid,
-                    name=tid,
-                    created_by=None,
-                    start="sitgo",
-                    starts_at=None,
-                    size=2,
-                    settings=settings,
-                    seed=1,
-                    now=NOW,
-                )
-                await tournaments.add_round(
-                    tid, 1, byes=[], relaxed=False, slots=None, tables=[(1, lines)], now=NOW
-                )
-                table = f"{tid}-1"
-                await store.create_table(
-                    table,
-                    created_by=None,
-                    config={"tournament": tid},
-                    public=True,
-                    invite_code=None,
-                    players=2,
-                )
-                await tournaments.set_table(tid, 1, 1, table_id=table)
+            for tid, same_cards in (("sc", True), ("plain", False)):
+                table = await round_in_play(store, tid, lines, same_cards=same_cards)
                 await store.log_match(
                     table,
                     1,

@@ -475,11 +475,13 @@ class RatingChangeJson(TypedDict):
 
 
 class RatingNews(TypedDict):
-    """What a rated match did to the ratings: ``changes`` per seat (bots' stay fixed), or
-    ``unrated`` naming why it could not be rated."""
+    """What a rated match did to the ratings: ``changes`` per seat (bots' stay fixed),
+    ``unrated`` naming why it could not be rated, or ``pending`` why it is rated later
+    (``same_cards_round``: once every table of its same-cards round has ended)."""
 
     changes: NotRequired[list[RatingChangeJson]]
     unrated: NotRequired[str]
+    pending: NotRequired[str]
 
 
 def rating_change(
@@ -496,13 +498,18 @@ def rating_change(
 
 
 def rating_news(
-    changes: list[RatingChangeJson] | None, *, unrated: str | None = None
+    changes: list[RatingChangeJson] | None,
+    *,
+    unrated: str | None = None,
+    pending: str | None = None,
 ) -> RatingNews:
     news: RatingNews = {}
     if changes is not None:
         news["changes"] = changes
     if unrated is not None:
         news["unrated"] = unrated
+    if pending is not None:
+        news["pending"] = pending
     return news
 
 

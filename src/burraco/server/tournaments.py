@@ -132,6 +132,8 @@ class TournamentManager:
                 await self._resume(info.id)
             except Exception:  # one broken tournament must not keep the others from going on
                 log.exception("tournament %s could not be resumed", info.id)
+        async with self.lock:  # a round that ended before a crash rated nothing yet
+            await self._rate_pending()
 
     async def close(self) -> None:
         tasks = [t for t in (self._clock_task, *self._tasks) if t is not None]
@@ -586,7 +588,26 @@ class TournamentManager:
 
     async def _round_over(self, tournament_id: str, number: int) -> None:
         await self.store.finish_round(tournament_id, number, self.clock())
+        await self._rate_pending()
         await self._advance(tournament_id)
+
+    async def _rate_pending(self) -> None:
+        """Rate the matches of the same-cards rounds now over, kept unrated while they were
+        played (docs/tournaments.md, "Same cards"). A failure is logged; ``resume_all`` (at
+        start, and at each sweep of a cluster) tries again."""
+        try:
+            done = await self.hub.ratings.rate_pending(self.clock())
+        except Exception:
+            log.exception("the ratings of a same-cards round could not be stored")
+            return
+        for match in done:
+            if match.unrated is not None:
+                log.warning(
+                    "table %s match %s not rated: %s",
+                    match.table_id,
+                    match.match_no,
+                    match.unrated,
+                )
 
     async def _resume(self, tournament_id: str) -> None:
         """After a restart: finish what the crash interrupted, from the store."""

@@ -1,5 +1,5 @@
 """The schema of ratings (tables ``ratings``, ``rating_history``, ``rating_months``,
-``rated_matches``; migration ``0005_ratings``).
+``rated_matches``; migration ``0005_ratings``; ``pending_ratings``, ``0016_pending_ratings``).
 
 A player's current rating per mode is one row, updated in the transaction that rates a match;
 each rated match adds one history row per person (the profile's chart, the monthly
@@ -11,6 +11,7 @@ anchors of ``burraco.ratings``.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -123,3 +124,21 @@ class RatedMatch(Base):
     match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     mode: Mapped[str] = mapped_column(String(4))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PendingRating(Base):
+    """A rated match whose rating waits for its same-cards round to be over (its result would
+    tell the cards to the round's other tables, docs/tournaments.md): what rating it takes,
+    stored when it ends; rated and removed once the round is over (migration
+    ``0016_pending_ratings``)."""
+
+    __tablename__ = "pending_ratings"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mode: Mapped[str] = mapped_column(String(4))
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    """``user:ID`` or ``bot:LEVEL`` per seat (``RatingStore.rate_match``'s)."""
+    outcome: Mapped[dict[str, list[Any]]] = mapped_column(JSON)
+    """``burraco.ratings.MatchOutcome``: ``{teams, ranks, held, penalised}`` (seat numbers)."""
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -92,6 +92,63 @@ def _month_bounds(year: int, month: int) -> tuple[datetime, datetime]:
     return start, end
 
 
+def _check_seats(mode: Mode, seats: Sequence[str]) -> None:
+    """RatingsError unless every seat is a person or a bot with an anchor."""
+    for seat, key in enumerate(seats):
+        if _user_id(key) is None and bot_rating(mode, key.partition(":")[2]) is None:
+            raise RatingsError(f"seat {seat} ({key}) cannot be rated", code="outside_bot")
+
+
+async def _check_people(session: AsyncSession, seats: Sequence[str]) -> list[int]:
+    """The seated people's ids; RatingsError when one of them cannot be rated."""
+    ids = [uid for uid in (_user_id(k) for k in seats) if uid is not None]
+    people = (
+        await session.execute(
+            select(models.User.id, models.User.name, models.User.is_guest).where(
+                models.User.id.in_(ids)
+            )
+        )
+    ).all()
+    if len({p.id for p in people}) < len(set(ids)):
+        # A player deleted his account before the match was rated (his rating went with
+        # it): the match stands unrated rather than failing on his missing row.
+        raise RatingsError("a player of this match has deleted his account", code="account_deleted")
+    guests = [p.name for p in people if p.is_guest]
+    if guests:
+        raise RatingsError(f"guests are never rated: {', '.join(guests)}", code="guest")
+    return ids
+
+
+def _outcome_json(outcome: MatchOutcome) -> dict[str, list[Any]]:
+    return {
+        "teams": [list(team) for team in outcome.teams],
+        "ranks": list(outcome.ranks),
+        "held": sorted(outcome.held),
+        "penalised": sorted(outcome.penalised),
+    }
+
+
+def _outcome(data: dict[str, list[Any]]) -> MatchOutcome:
+    return MatchOutcome(
+        tuple(tuple(int(s) for s in team) for team in data["teams"]),
+        tuple(int(r) for r in data["ranks"]),
+        held=frozenset(int(s) for s in data["held"]),
+        penalised=frozenset(int(s) for s in data["penalised"]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDone:
+    """A pending match whose round is over (``RatingStore.rate_pending``)."""
+
+    table_id: str
+    match_no: int
+    changes: list[RatingChange] | None
+    """What the rating did (None: rated already, or not rated: ``unrated``)."""
+    unrated: RatingsError | None = None
+    """Why it could not be rated after all (a player deleted his account meanwhile)."""
+
+
 class RatingStore:
     def __init__(self, store: Store, settings: RatingSettings = PRESETS["standard"]) -> None:
         self.store = store
@@ -112,27 +169,9 @@ class RatingStore:
     ) -> list[RatingChange] | None:
         """Rate a finished match; None when it was rated already. ``seats``: ``user:ID`` or
         ``bot:LEVEL`` per seat. Raises RatingsError (and writes nothing) when it cannot be."""
-        for seat, key in enumerate(seats):
-            if _user_id(key) is None and bot_rating(mode, key.partition(":")[2]) is None:
-                raise RatingsError(f"seat {seat} ({key}) cannot be rated", code="outside_bot")
+        _check_seats(mode, seats)
         async with self.store.write() as session:
-            ids = [uid for uid in (_user_id(k) for k in seats) if uid is not None]
-            people = (
-                await session.execute(
-                    select(models.User.id, models.User.name, models.User.is_guest).where(
-                        models.User.id.in_(ids)
-                    )
-                )
-            ).all()
-            if len({p.id for p in people}) < len(set(ids)):
-                # A player deleted his account before the match was rated (his rating went
-                # with it): the match stands unrated rather than failing on his missing row.
-                raise RatingsError(
-                    "a player of this match has deleted his account", code="account_deleted"
-                )
-            guests = [p.name for p in people if p.is_guest]
-            if guests:
-                raise RatingsError(f"guests are never rated: {', '.join(guests)}", code="guest")
+            ids = await _check_people(session, seats)
             session.add(m.RatedMatch(table_id=table_id, match_no=match_no, mode=mode.value, at=now))
             try:
                 await session.flush()
@@ -223,6 +262,76 @@ class RatingStore:
                     row.draws += result == "draw"
                     row.abandoned += result == "abandoned"
         return sorted(changes, key=lambda c: c.seat)
+
+    async def defer_match(
+        self,
+        *,
+        table_id: str,
+        match_no: int,
+        mode: Mode,
+        seats: Sequence[str],
+        outcome: MatchOutcome,
+        now: datetime,
+    ) -> bool:
+        """Keep a finished match to be rated once its same-cards round is over
+        (``rate_pending``): rated now, its result would reach the round's other tables
+        (docs/tournaments.md, "Same cards"). ``rate_match``'s arguments and checks: raises
+        RatingsError (and keeps nothing) when it cannot be rated; False when it was rated
+        already."""
+        _check_seats(mode, seats)
+        async with self.store.write() as session:
+            await _check_people(session, seats)
+            if await session.get(m.RatedMatch, (table_id, match_no)) is not None:
+                return False
+            await session.merge(
+                m.PendingRating(
+                    table_id=table_id,
+                    match_no=match_no,
+                    mode=mode.value,
+                    seats=list(seats),
+                    outcome=_outcome_json(outcome),
+                    finished_at=now,
+                )
+            )
+        return True
+
+    async def rate_pending(self, now: datetime) -> list[PendingDone]:
+        """Rate the kept matches whose same-cards round is over (``hidden``'s condition no
+        longer holds), in the order they ended, each at ``now``, and forget them. A match that
+        cannot be rated any more (a player deleted his account meanwhile) is forgotten with
+        its reason. Safe to repeat: a match rated before a crash is not rated twice."""
+        p = m.PendingRating
+        async with self.store.sessions() as session:
+            due = [
+                (row.table_id, row.match_no, Mode(row.mode), list(row.seats), dict(row.outcome))
+                for row in (
+                    await session.scalars(
+                        select(p)
+                        .where(~same_cards_in_play(p.table_id))
+                        .order_by(p.finished_at, p.table_id, p.match_no)
+                    )
+                ).all()
+            ]
+        done: list[PendingDone] = []
+        for table_id, match_no, mode, seats, outcome in due:
+            try:
+                changes = await self.rate_match(
+                    table_id=table_id,
+                    match_no=match_no,
+                    mode=mode,
+                    seats=seats,
+                    outcome=_outcome(outcome),
+                    now=now,
+                )
+            except RatingsError as error:
+                done.append(PendingDone(table_id, match_no, None, error))
+            else:
+                done.append(PendingDone(table_id, match_no, changes))
+            async with self.store.write() as session:
+                await session.execute(
+                    delete(p).where(p.table_id == table_id, p.match_no == match_no)
+                )
+        return done
 
     async def _add_to_month(
         self,

@@ -1,5 +1,6 @@
 """Rating a finished match (issue 16): the table's seats as rating keys, the outcome by
-``burraco.ratings``, the update in the store; the changes go out with ``match_end``."""
+``burraco.ratings``, the update in the store; the changes go out with ``match_end``. A
+same-cards round's match is kept to be rated once the round is over (issue 27, H2)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,19 @@ class RatingMixin(TableCore):
             outcome = outcome_of(
                 mode, totals=list(self.match.totals), winner=result["winner"], leaver=leaver
             )
+            if self.config.same_cards is not None:
+                # Rated now, the match would tell its result to the round's other tables,
+                # still playing the same cards (docs/tournaments.md, "Same cards"): it is rated
+                # once the round is over (TournamentManager, RatingStore.rate_pending).
+                kept = await self.hub.ratings.defer_match(
+                    table_id=self.id,
+                    match_no=self.match_no,
+                    mode=mode,
+                    seats=keys,
+                    outcome=outcome,
+                    now=self.hub.clock.utcnow(),
+                )
+                return messages.rating_news(None, pending="same_cards_round") if kept else None
             changes = await self.hub.ratings.rate_match(
                 table_id=self.id,
                 match_no=self.match_no,

@@ -984,8 +984,12 @@ export class TableScreen {
     this.conn.send({ type: "ready", table: this.id });
   }
 
-  /** What a rated match did to the ratings: each seat's before and after (a bot's fixed). */
+  /** What a rated match did to the ratings: each seat's before and after (a bot's fixed); a
+   * same-cards round's match is rated once the round is over (rating.pending). */
   ratingChanges(rating) {
+    if (rating.pending) {
+      return h("p", { class: "muted rating-news", dataset: { pending: rating.pending }, text: t("final.rating_pending") });
+    }
     if (!rating.changes) {
       return h("p", { class: "muted rating-news", dataset: { unrated: rating.unrated || "" }, text: t("final.unrated") });
     }
