@@ -20,11 +20,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+from burraco.ratings import Mode, outcome_of
 from burraco.server.clock import FakeClock
 from burraco.server.connection import Connection
 from burraco.server.table import TableStatus, commands
-from burraco.store import UserInfo
+from burraco.store import TournamentStore, UserInfo
 
+from ..store.same_cards import round_in_play
 from .inprocess import InProcess, running_app, sent_to
 
 PASSWORD = "a good password"
@@ -245,5 +247,40 @@ def test_a_finished_table_is_rated_once_its_round_is_over(tmp_path: Path) -> Non
                 (rating,) = profile["ratings"]
                 assert rating["mode"] == "2p" and rating["matches"] == 1
                 assert [p["table"] for p in profile["history"]["2p"]] == [played.tables[0][0]]
+
+    asyncio.run(scenario())
+
+
+def test_a_round_over_before_a_crash_has_its_matches_rated_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """The server stopped after a same-cards round's end was stored and before its kept
+    matches were rated (docs/ratings.md): the tournaments' resume (at start, and at each sweep
+    of a cluster's tournament process) rates them, once."""
+
+    async def scenario() -> None:
+        async with running_app(tmp_path, clock=FakeClock()) as app:
+            _, anna = await register(app, "anna")
+            _, bruno = await register(app, "bruno")
+            table = await round_in_play(app.hub.store, "sc", ((f"u{anna.id}",), (f"u{bruno.id}",)))
+            ratings = app.hub.ratings
+            kept = await ratings.defer_match(
+                table_id=table,
+                match_no=1,
+                mode=Mode.TWO,
+                seats=[f"user:{anna.id}", f"user:{bruno.id}"],
+                outcome=outcome_of(Mode.TWO, totals=[1185, 390], winner=0),
+                now=app.hub.clock.utcnow(),
+            )
+            assert kept
+            await TournamentStore(app.hub.store).finish_round("sc", 1, app.hub.clock.utcnow())
+            assert await ratings.ratings_of(anna.id) == []  # the crash: nothing rated yet
+            manager = app.hub.tournaments
+            assert manager is not None
+            await manager.resume_all()
+            await manager.resume_all()
+            for user, won in ((anna, 1), (bruno, 0)):
+                (rating,) = await ratings.ratings_of(user.id)
+                assert (rating.matches, rating.wins) == (1, won)
 
     asyncio.run(scenario())

@@ -24,7 +24,7 @@ from burraco.store import (
     UserInfo,
 )
 
-from .test_tournament_store import round_in_play
+from .same_cards import round_in_play
 
 S = PRESETS["standard"]
 START = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)

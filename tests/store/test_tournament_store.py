@@ -19,6 +19,8 @@ from burraco.store import (
     TournamentStore,
 )
 
+from .same_cards import round_in_play
+
 NOW = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
 
 
@@ -224,39 +226,6 @@ def test_an_invited_pair_is_listed_for_its_partner_and_queued_at_its_confirmatio
             await store.close()
 
     asyncio.run(scenario())
-
-
-async def round_in_play(
-    store: Store, tid: str, lines: tuple[tuple[str, ...], ...], *, same_cards: bool = True
-) -> str:
-    """A running tournament ``tid`` (same cards or not) whose round 1, being played, has one
-    table with ``lines``, played on the public server table ``<tid>-1``: its id."""
-    tournaments = TournamentStore(store)
-    await tournaments.create(
-        tid,
-        name=tid,
-        created_by=None,
-        start="sitgo",
-        starts_at=None,
-        size=2,
-        settings={"same_cards": True} if same_cards else {},
-        seed=1,
-        now=NOW,
-    )
-    await tournaments.add_round(
-        tid, 1, byes=[], relaxed=False, slots=None, tables=[(1, lines)], now=NOW
-    )
-    table = f"{tid}-1"
-    await store.create_table(
-        table,
-        created_by=None,
-        config={"tournament": tid},
-        public=True,
-        invite_code=None,
-        players=2,
-    )
-    await tournaments.set_table(tid, 1, 1, table_id=table)
-    return table
 
 
 def test_the_matches_of_a_same_cards_round_in_play_are_read_by_nobody(db_url: str) -> None:
