@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections import defaultdict
 from collections.abc import Generator, Iterator
 
@@ -155,4 +156,53 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if _drives_the_browser(item):
         return (yield)
     with _without_playwrights_loop():
+        return (yield)
+
+
+UNTRACED: dict[str, str] = {
+    # A prefix of test files, and why coverage does not trace them (measured, bench/README.md,
+    # "make test, measured (issue 26)"): tracing doubled their time and added little, because
+    # the in-process tests trace the same server code.
+    "tests/web/": "Chromium drives the server: the in-process tests measure its routes",
+    "tests/cluster/": "real server processes, HAProxy, SIGKILLs: the code is measured in process",
+    "tests/server/test_crash.py": "SIGKILLed server processes: killed ones never write data",
+    "tests/server/test_bot_connect_live.py": "real burraco bot-connect and serve processes",
+}
+"""Test files run with coverage paused (their subprocesses too): the gates are measured on the
+rest of the suite, which is stricter, never looser, than measuring everything."""
+
+COVERAGE_CHILDREN = "COVERAGE_PROCESS_CONFIG"
+"""What coverage's subprocess patch puts in the environment for the Python children it traces."""
+
+
+def _untraced(item: pytest.Item) -> bool:
+    return _file(item).startswith(tuple(UNTRACED))
+
+
+@contextlib.contextmanager
+def _coverage_paused() -> Iterator[None]:
+    """Coverage stopped in this process (its threads started meanwhile stay untraced) and left
+    out of the Python processes started meanwhile; no-op when the run measures nothing."""
+    from coverage import Coverage
+
+    measuring = Coverage.current()
+    if measuring is None:
+        yield
+        return
+    children = os.environ.pop(COVERAGE_CHILDREN, None)
+    measuring.stop()
+    try:
+        yield
+    finally:
+        measuring.start()
+        if children is not None:
+            os.environ[COVERAGE_CHILDREN] = children
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    """A file of ``UNTRACED`` runs its set-up, call and tear-down with coverage paused."""
+    if not _untraced(item):
+        return (yield)
+    with _coverage_paused():
         return (yield)
