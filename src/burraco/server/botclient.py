@@ -27,6 +27,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -36,6 +37,7 @@ from burraco.engine import Action, NotationError, Rules
 from burraco.engine.cards import NUM_TYPES, Card
 from burraco.engine.views import SeatView
 
+from .clock import Clock, SystemClock
 from .tableconfig import TableConfig
 
 log = logging.getLogger("burraco.botconnect")
@@ -44,6 +46,18 @@ ACCEPT_KINDS: Final = ("challenges", "quickplay")
 """What ``--accept`` may name: invitations and challenges, quick play."""
 RECONNECT_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Seconds between attempts to open a dropped socket again (the last one repeats)."""
+
+
+Opener = Callable[[str, dict[str, str]], AbstractAsyncContextManager[Any]]
+"""Opens the WebSocket at a URL with these headers: a socket with ``recv``, ``send``,
+``close`` and async iteration over its frames (the ``websockets`` client's, or a test's)."""
+
+
+def open_websocket(url: str, headers: dict[str, str]) -> AbstractAsyncContextManager[Any]:
+    """The real socket: the ``websockets`` package's client (the server extra has it)."""
+    from websockets.asyncio.client import connect
+
+    return connect(url, additional_headers=headers, max_size=1 << 22, open_timeout=20)
 
 
 class ConnectError(Exception):
@@ -129,9 +143,22 @@ class Settings:
 
 
 class BotClient:
-    def __init__(self, settings: Settings, *, say: Callable[[str], None] | None = None) -> None:
+    """``clock``: what the connector waits on (reconnection delays); ``connect``: how it
+    opens its socket. Both are the real ones unless a test gives its own (a ``FakeClock``, the
+    app's WebSocket in process)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        say: Callable[[str], None] | None = None,
+        clock: Clock | None = None,
+        connect: Opener = open_websocket,
+    ) -> None:
         self.settings = settings
         self.say = say or (lambda text: log.info("%s", text))
+        self.clock: Clock = clock or SystemClock()
+        self._connect = connect
         parts = urlsplit(settings.server.rstrip("/"))
         scheme = {"https": "wss", "http": "ws"}.get(parts.scheme, parts.scheme)
         self.http_base = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
@@ -212,7 +239,7 @@ class BotClient:
                         raise
                 if self._done.is_set():
                     break
-                await asyncio.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
+                await self.clock.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
                 attempt += 1
         finally:
             for play in self.tables.values():
@@ -241,7 +268,7 @@ class BotClient:
                 problem = f"{type(error).__name__}: {error}"
             delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
             self.say(f"the server does not answer yet ({problem}); trying again in {delay:g} s")
-            await asyncio.sleep(delay)
+            await self.clock.sleep(delay)
             attempt += 1
 
     def stop(self) -> None:
@@ -251,15 +278,10 @@ class BotClient:
             self._closing = asyncio.ensure_future(socket.close())
 
     async def _session(self) -> None:
-        from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        async with connect(
-            self.ws_url,
-            additional_headers={"Authorization": f"Bearer {self.settings.token}"},
-            max_size=1 << 22,
-            open_timeout=20,
-        ) as socket:
+        headers = {"Authorization": f"Bearer {self.settings.token}"}
+        async with self._connect(self.ws_url, headers) as socket:
             self._socket = socket
             try:
                 welcome = json.loads(await socket.recv())
