@@ -420,6 +420,7 @@ def test_messages_for_a_table_not_joined_are_refused(duel: Duel) -> None:
         "code": "not_joined",
         "message": "join the table first",
         "ref": "r",
+        "table": duel.id,  # the refusal names the message it refuses (issue 27, H1)
     }
     # Back within the quiet time of presence news: the others were told nothing (test_presence).
     assert player.join(duel.id)["seq"] == shot["seq"]

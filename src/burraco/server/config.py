@@ -6,6 +6,18 @@ import os
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
+
+MESSAGES_PER_SECOND: Final = 20.0
+"""A person's WebSocket messages a second, per socket (``ServerConfig.messages_per_second``)."""
+MESSAGE_BURST_SECONDS: Final = 3.0
+"""A person's socket may send this many seconds' worth of messages at once."""
+BOT_MESSAGES_PER_SECOND: Final = 10.0
+"""A bot account's WebSocket messages a second, over all its sockets together
+(``ServerConfig.bot_messages_per_second``): the limit ``burraco bot-connect`` paces itself
+under (server/botclient.py)."""
+BOT_BURST_SECONDS: Final = 4.0
+"""A bot account may send this many seconds' worth of messages at once (bursts of 40)."""
 
 
 def default_data_dir() -> Path:
@@ -49,8 +61,8 @@ class ServerConfig:
     invitations_per_minute_per_account: float = 10.0
     """Invitations and challenges one account may send, to anybody (bursts of 5): each reaches
     the invitee's every open page (issue 19: 200 in 4 s reached one player's socket)."""
-    messages_per_second: float = 20.0
-    """Per connection, sustained; bursts up to three times as many."""
+    messages_per_second: float = MESSAGES_PER_SECOND
+    """Per connection, sustained; bursts of ``MESSAGE_BURST_SECONDS``' worth."""
     login_attempts_per_minute: float = 10.0
     process_id: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     bot_workers: int = 2
@@ -78,9 +90,10 @@ class ServerConfig:
     """Tournaments one account may organise that are still registering or being played."""
     bot_accounts_per_owner: int = 3
     """Bot accounts one person may register (docs/accounts.md, "Bot accounts")."""
-    bot_messages_per_second: float = 10.0
-    """A bot account's WebSocket messages, over all its sockets, sustained (bursts of 4 s'
-    worth); beyond that ``rate_limited``. A person's limit is per socket instead."""
+    bot_messages_per_second: float = BOT_MESSAGES_PER_SECOND
+    """A bot account's WebSocket messages, over all its sockets, sustained (bursts of
+    ``BOT_BURST_SECONDS``' worth); beyond that ``rate_limited``. A person's limit is per socket
+    instead."""
     bot_max_sockets: int = 4
     """WebSockets one bot account may hold open at once."""
     bot_max_tables: int = 4

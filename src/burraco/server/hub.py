@@ -23,7 +23,7 @@ from burraco.store.store import hash_token
 from . import fairness, messages
 from .botrunner import BotRunner
 from .clock import Clock, SystemClock
-from .config import ServerConfig
+from .config import BOT_BURST_SECONDS, ServerConfig
 from .connection import Connection
 from .invitemail import InvitationMail
 from .mailer import Mailer
@@ -343,11 +343,12 @@ class Hub:
 
     def bot_bucket(self, user_id: int) -> Bucket:
         """The message bucket of a bot account, one for all its sockets (config
-        ``bot_messages_per_second``, bursts of four seconds' worth)."""
+        ``bot_messages_per_second``, bursts of ``BOT_BURST_SECONDS``' worth)."""
         bucket = self._bot_buckets.get(user_id)
         if bucket is None:
             rate = self.config.bot_messages_per_second
-            bucket = Bucket(rate, rate * 4, rate * 4, self.clock.monotonic(), self.clock.monotonic)
+            burst = rate * BOT_BURST_SECONDS
+            bucket = Bucket(rate, burst, burst, self.clock.monotonic(), self.clock.monotonic)
             self._bot_buckets[user_id] = bucket
         return bucket
 

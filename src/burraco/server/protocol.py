@@ -33,6 +33,9 @@ MAX_ACTION: Final = 200
 ACTION_CHARACTERS: Final = frozenset(string.printable.strip() + " " + SUIT_SYMBOLS)
 """What the record notation is written with (``0 discard KC``, ``1 open 7♥ 8♥ 9♥``): printable
 ASCII and the suit symbols. Anything else is refused here, before the engine reads it."""
+PEEK_BYTES: Final = 4 * 1024
+"""Bytes: a frame refused before it is decoded (``rate_limited``) is looked into for its
+``table`` and ``ref`` only up to this size (every message that has them is far smaller)."""
 MAX_REF: Final = 64
 """Characters in an action's ``ref`` (echoed in its ``ack`` or ``error``)."""
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,16}")
@@ -238,6 +241,34 @@ def decode(frame: str | bytes) -> ClientMessage:
     if kind is None:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "'type' is missing", ref=_ref(data))
     raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {str(kind)[:40]!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """What a refusal can name of a frame it refuses without decoding it (``peek``)."""
+
+    table: str | None = None
+    ref: str | None = None
+
+
+def peek(frame: str | bytes) -> Named:
+    """The ``table`` and ``ref`` of a frame that is refused before it is decoded (over the
+    message limit), so that the refusal says which message it refuses: a client resends the
+    move it names. Cheap and bounded, since it runs for every refused frame of a flood: a frame
+    over ``PEEK_BYTES`` is not looked into, and a small one is read by orjson (in C, its depth
+    bounded), not ``decode``'s checks. Anything that is not an object with a usable ``table``
+    or ``ref`` names nothing."""
+    if len(frame) > PEEK_BYTES:  # (a character is one byte or more: no need to encode it)
+        return Named()
+    try:
+        data = orjson.loads(frame)
+    except orjson.JSONDecodeError:  # (its ValueError: bad UTF-8 and too deep included)
+        return Named()
+    if not isinstance(data, dict):
+        return Named()
+    table = data.get("table")
+    usable = isinstance(table, str) and TABLE_ID.fullmatch(table) is not None
+    return Named(table if usable else None, _ref(data))
 
 
 def _hex64(data: dict[str, Any], name: str) -> str:

@@ -32,6 +32,11 @@ class Bucket:
             return True
         return False
 
+    def wait(self) -> float:
+        """Seconds until the next token, as of the last ``take`` (0 when one is there): what a
+        refusal tells the client to wait before it sends again."""
+        return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
+
 
 class RateLimiter:
     """Many buckets by key (kept small: buckets that are full again are forgotten)."""

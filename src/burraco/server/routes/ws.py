@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, WebSocket
@@ -17,12 +19,13 @@ from burraco.store import UserInfo
 
 from .. import errors, messages
 from ..cluster import RECONNECT, NotOwner
-from ..config import ServerConfig
+from ..config import MESSAGE_BURST_SECONDS, ServerConfig
 from ..connection import Connection
 from ..hub import Hub
 from ..protocol import (
     Act,
     Chat,
+    ClientMessage,
     ErrorCode,
     Join,
     Leave,
@@ -35,6 +38,7 @@ from ..protocol import (
     WatchTournament,
     decode,
     encode,
+    peek,
 )
 from ..ratelimit import Bucket
 from ..table import TableError, commands
@@ -42,6 +46,9 @@ from ..tournaments import TournamentError
 from .deps import HubDep, bearer, session_token, user_from
 
 log = logging.getLogger("burraco.server")
+
+RETRY_MOST_SECONDS = 60.0
+"""The longest wait a ``rate_limited`` refusal names (``retry_ms``)."""
 
 
 async def websocket(socket: WebSocket, hub: HubDep) -> None:
@@ -129,15 +136,12 @@ async def serve_socket(socket: WebSocket, hub: Hub, config: ServerConfig) -> Non
 
 async def _read(socket: WebSocket, conn: Connection, hub: Hub, config: ServerConfig) -> None:
     """Read and dispatch the client's frames until it leaves."""
+    burst = config.messages_per_second * MESSAGE_BURST_SECONDS
     bucket = (
         hub.bot_bucket(conn.user.id)  # a bot's limit is its account's, over all its sockets
         if conn.user.is_bot
         else Bucket(
-            config.messages_per_second,
-            config.messages_per_second * 3,
-            config.messages_per_second * 3,
-            hub.clock.monotonic(),
-            hub.clock.monotonic,
+            config.messages_per_second, burst, burst, hub.clock.monotonic(), hub.clock.monotonic
         )
     )
     try:
@@ -148,20 +152,45 @@ async def _read(socket: WebSocket, conn: Connection, hub: Hub, config: ServerCon
             frame = message.get("text")
             if frame is None:
                 frame = message.get("bytes") or b""
-            if not bucket.take():
-                limited = ProtocolError(ErrorCode.RATE_LIMITED, "too many messages; slow down")
-                conn.send(encode(messages.error(limited)))
+            if not bucket.take():  # the limit first, before the frame is decoded
+                conn.send(encode(_limited(bucket, frame)))
                 continue
+            decoded: ClientMessage | None = None
             try:
-                await _dispatch(conn, decode(frame), hub)
+                decoded = decode(frame)
+                await _dispatch(conn, decoded, hub)
             except ServiceError as error:
-                conn.send(encode(messages.error(error)))
+                conn.send(encode(messages.error(error, table=_table_of(decoded))))
             except Exception:  # a bug must not cost the client its connection
                 log.exception("connection %s: message failed", conn.id)
                 failure = ProtocolError(ErrorCode.SERVER_ERROR, "the server could not do that")
                 conn.send(encode(messages.error(failure)))
     except WebSocketDisconnect:
         pass
+
+
+def _limited(bucket: Bucket, frame: str | bytes) -> dict[str, Any]:
+    """The refusal of a frame over the message limit. It names the message it refuses, its
+    ``table`` and ``ref`` when the frame has them (``protocol.peek``: a small, cheap look, not
+    the decoding the limit spares the server), so that a client can send that move again, and
+    says when a message will be taken again (``retry_ms``) and what the limit is."""
+    named = peek(frame)
+    wait = min(bucket.wait(), RETRY_MOST_SECONDS)
+    limited = ProtocolError(
+        ErrorCode.RATE_LIMITED,
+        f"too many messages: at most {bucket.rate:g} a second (bursts of {bucket.burst:g});"
+        " slow down",
+        ref=named.ref,
+        detail="messages",
+        params={"limit": bucket.rate, "burst": bucket.burst, "retry_ms": math.ceil(wait * 1000)},
+    )
+    return messages.error(limited, table=named.table)
+
+
+def _table_of(message: ClientMessage | None) -> str | None:
+    """The table a decoded message names (its refusal says it too)."""
+    table = getattr(message, "table", None)
+    return table if isinstance(table, str) else None
 
 
 async def _dispatch(conn: Connection, message: object, hub: Hub) -> None:
