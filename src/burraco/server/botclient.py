@@ -13,6 +13,12 @@ arena: every later decision is the default, counted as ``crashed``); a fresh one
 next match. A dropped socket is opened again and every table joined with its last event
 number, as the browser does.
 
+The server takes a bot account's messages at ``BOT_MESSAGES_PER_SECOND`` (server/config.py),
+over all its sockets: the connector paces itself under that (``Pacer``, a token bucket on its
+clock), and a message refused all the same (``rate_limited``: the account's other connectors,
+a server with a lower limit) is sent again after the wait the refusal names; a move counts as
+answered only once the server has taken it (issue 27, H1: matches froze for ever).
+
 The HTTP calls use the standard library (``urllib`` in a thread) and the socket the
 ``websockets`` package, which the server extra already has (uvicorn's).
 """
@@ -38,6 +44,8 @@ from burraco.engine.cards import NUM_TYPES, Card
 from burraco.engine.views import SeatView
 
 from .clock import Clock, SystemClock
+from .config import BOT_BURST_SECONDS, BOT_MESSAGES_PER_SECOND
+from .ratelimit import Bucket
 from .tableconfig import TableConfig
 
 log = logging.getLogger("burraco.botconnect")
@@ -46,6 +54,9 @@ ACCEPT_KINDS: Final = ("challenges", "quickplay")
 """What ``--accept`` may name: invitations and challenges, quick play."""
 RECONNECT_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Seconds between attempts to open a dropped socket again (the last one repeats)."""
+PACE_SHARE: Final = 0.8
+"""The share of the server's message rate the connector sends at, in bursts of half the
+server's: a margin for a network that bunches messages up on their way."""
 
 
 Opener = Callable[[str, dict[str, str]], AbstractAsyncContextManager[Any]]
@@ -107,6 +118,50 @@ class WireView:
         return cast(SeatView, self)
 
 
+class Pacer:
+    """The connector's own message limit: a token bucket on its clock, under the server's
+    (``PACE_SHARE`` of its rate, bursts of half its burst). ``wait`` holds a message until it
+    may go; ``refused`` empties the bucket for the wait the server names and takes the lower
+    limit the server states (a server may be set below the default)."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        rate: float = BOT_MESSAGES_PER_SECOND,
+        burst: float = BOT_MESSAGES_PER_SECOND * BOT_BURST_SECONDS,
+    ) -> None:
+        self.clock = clock
+        pace, most = rate * PACE_SHARE, max(1.0, burst / 2)
+        self.bucket = Bucket(pace, most, most, clock.monotonic(), clock.monotonic)
+        self._turn = asyncio.Lock()
+        """Messages go in the order they were given (a resent move after its wait too)."""
+
+    async def wait(self) -> None:
+        async with self._turn:
+            while not self.bucket.take():
+                await self.clock.sleep(self.bucket.wait())
+
+    def refused(self, seconds: float, limit: float | None, burst: float | None) -> None:
+        bucket = self.bucket
+        if limit is not None and limit > 0 and limit * PACE_SHARE < bucket.rate:
+            bucket.rate = limit * PACE_SHARE
+        if burst is not None and burst >= 1 and max(1.0, burst / 2) < bucket.burst:
+            bucket.burst = max(1.0, burst / 2)
+        bucket.take()  # (brings the bucket to now; a token it finds is not spent)
+        bucket.tokens = min(bucket.tokens, 1.0 - max(0.0, seconds) * bucket.rate)
+
+
+@dataclass
+class Move:
+    """A move sent to a table and not yet taken by it (its ``ack``)."""
+
+    seq: int
+    """The table's event number the move was decided at."""
+    action: str
+    ref: str
+    taken: bool = False
+
+
 @dataclass
 class TablePlay:
     """One table the bot plays at."""
@@ -116,8 +171,12 @@ class TablePlay:
     seat: int | None = None
     rules: Rules | None = None
     program: ExternalBot | None = None
-    pending: tuple[int, str] | None = None
-    """(event number, action) of the move sent and not yet acknowledged."""
+    pending: Move | None = None
+    """The move decided at the last decision: sent (again after a ``rate_limited``), then
+    ``taken`` when the server acknowledges it; cleared by any other refusal of it."""
+    unanswered: dict[str, Any] | None = None
+    """The last ``join`` or ``ready`` sent to the table, until its answer (a snapshot or the
+    missed events for a join, the next deal for a ready): sent again if refused."""
     legal: list[Action] = field(default_factory=list)
     view: WireView | None = None
     over: bool = False
@@ -169,6 +228,11 @@ class BotClient:
         """One ``ExternalBot.report()`` per match played (faults, crashes, times)."""
         self.name: str | None = None
         self._socket: Any = None
+        self.pacer = Pacer(self.clock)
+        self.sent = 0
+        """Messages sent on the socket."""
+        self.refusals = 0
+        """Messages the server refused as over the account's limit (and sent again)."""
         self._queued = False
         self._done = asyncio.Event()
         self._refs = 0
@@ -293,10 +357,7 @@ class BotClient:
                     # view that ``synced`` brings.
                     play.pending = None
                     if not play.over:
-                        await self._send(
-                            {"type": "join", "table": play.id}
-                            | ({} if play.last_seq is None else {"last_seq": play.last_seq})
-                        )
+                        await self._join(play)
                 await self._missed_invitations()
                 await self._maybe_queue()
                 async for frame in socket:
@@ -318,9 +379,21 @@ class BotClient:
             raise ConnectionError("socket closed")
 
     async def _send(self, message: dict[str, Any]) -> None:
+        """Send one message when the pace allows (``Pacer``), on the socket open then."""
+        if self._socket is None:
+            return
+        await self.pacer.wait()
         socket = self._socket
         if socket is not None:
             await socket.send(json.dumps(message))
+            self.sent += 1
+
+    async def _join(self, play: TablePlay) -> None:
+        message = {"type": "join", "table": play.id} | (
+            {} if play.last_seq is None else {"last_seq": play.last_seq}
+        )
+        play.unanswered = message
+        await self._send(message)
 
     # --------------------------------------------------------------------- finding tables
 
@@ -352,9 +425,9 @@ class BotClient:
         except ServerRefusal as refusal:
             self.say(f"cannot sit at table {table_id}: {refusal}")
             return False
-        self.tables[table_id] = TablePlay(table_id)
+        play = self.tables[table_id] = TablePlay(table_id)
         self.say(f"playing at table {table_id}")
-        await self._send({"type": "join", "table": table_id})
+        await self._join(play)
         return True
 
     async def _missed_invitations(self) -> None:
@@ -415,9 +488,9 @@ class BotClient:
 
     async def _seated(self, table_id: str) -> None:
         if table_id not in self.tables:
-            self.tables[table_id] = TablePlay(table_id)
+            play = self.tables[table_id] = TablePlay(table_id)
             self.say(f"quick play: playing at table {table_id}")
-            await self._send({"type": "join", "table": table_id})
+            await self._join(play)
 
     # ------------------------------------------------------------------------------ messages
 
@@ -436,8 +509,16 @@ class BotClient:
             return
         where = message.get("table")
         play = self.tables.get(where) if isinstance(where, str) else None
+        if play is None and kind == "error":
+            play = self._sent_with(message.get("ref"))
+            if play is None and message.get("code") == "rate_limited":
+                # Nothing to send again: the server names the table and the move of every
+                # message of the connector's it refuses (an older server did not).
+                self.say(f"refused: {message.get('code')}: {message.get('message')}")
         if play is None:
             return
+        if kind in ("snapshot", "synced"):
+            _answered(play, "join")
         if kind == "snapshot":
             play.last_seq = int(message["seq"])
             play.seat = message.get("you")
@@ -449,8 +530,18 @@ class BotClient:
             await self._offer(play, message.get("view"), message.get("legal"))
         elif kind == "event":
             await self._event(play, message)
+        elif kind == "ack":
+            if play.pending is not None and play.pending.ref == message.get("ref"):
+                play.pending.taken = True
         elif kind == "error":
             await self._refused(play, message)
+
+    def _sent_with(self, ref: Any) -> TablePlay | None:
+        """The table whose move in flight has this ``ref``."""
+        for play in self.tables.values():
+            if ref is not None and play.pending is not None and play.pending.ref == ref:
+                return play
+        return None
 
     async def _event(self, play: TablePlay, message: dict[str, Any]) -> None:
         seq = int(message["seq"])
@@ -458,6 +549,8 @@ class BotClient:
             return
         play.last_seq = seq
         event = message.get("kind")
+        if event in ("shuffle", "dealt", "match_end", "cancelled"):
+            _answered(play, "ready")  # the next deal has come (or none will)
         if event in ("dealt", "action", "resumed"):
             if "view" in message:  # a live event; a resent one is compact (synced follows)
                 await self._offer(play, message.get("view"), message.get("legal"))
@@ -467,7 +560,8 @@ class BotClient:
                 payload = dict(score) | {"totals": message.get("totals")}
                 await asyncio.to_thread(play.program.notify_result, payload)
             if "next_deal_at" in message:  # the score sheet is read: the next deal may come
-                await self._send({"type": "ready", "table": play.id})
+                play.unanswered = {"type": "ready", "table": play.id}
+                await self._send(play.unanswered)
         elif event in ("match_end", "cancelled"):
             await self._finish(play, message)
 
@@ -502,12 +596,44 @@ class BotClient:
         await self._maybe_queue()
 
     async def _refused(self, play: TablePlay, message: dict[str, Any]) -> None:
-        """A refused message. A refused move was in the server's legal list, so the table has
-        moved on (its turn timer played first): the event that says so brings the next
-        decision. Nothing is sent again here (a refusal must never start a loop)."""
+        """A refused message. Over the account's message limit (``rate_limited``) it never
+        reached the table: the move it names (``ref``), or the join or ready it names by its
+        table alone, is sent again once the wait the server names is over, and the pace slows
+        to the limit the server states. Any other refusal of a move: the move was in the
+        server's legal list, so the table has moved on (its turn timer played first) and the
+        event that says so brings the next decision; nothing is sent again (such a refusal
+        must never start a loop)."""
+        ref = message.get("ref")
+        if message.get("code") == "rate_limited":
+            await self._send_again(play, message, ref)
+            return
         self.say(f"table {play.id}: {message.get('code')}: {message.get('message')}")
-        if message.get("ref") is not None:
+        if ref is not None and play.pending is not None and play.pending.ref == ref:
             play.pending = None
+
+    async def _send_again(self, play: TablePlay, message: dict[str, Any], ref: Any) -> None:
+        detail = message.get("detail")
+        params = detail.get("params") if isinstance(detail, dict) else None
+        params = params if isinstance(params, dict) else {}
+        wait = _number(params.get("retry_ms"))
+        self.pacer.refused(
+            (wait or 0.0) / 1000, _number(params.get("limit")), _number(params.get("burst"))
+        )
+        self.refusals += 1
+        if ref is not None:
+            pending = play.pending
+            again: dict[str, Any] | None = None
+            if pending is not None and pending.ref == ref and not pending.taken:
+                again = {"type": "act", "table": play.id, "action": pending.action, "ref": ref}
+        else:
+            again = play.unanswered
+        what = "nothing to send again" if again is None else f"{again['type']} sent again"
+        self.say(
+            f"table {play.id}: rate_limited: {message.get('message')};"
+            f" {what} after {wait or 0:g} ms"
+        )
+        if again is not None and not play.over:
+            await self._send(again)
 
     # ------------------------------------------------------------------------------ deciding
 
@@ -517,7 +643,7 @@ class BotClient:
             return
         if view.get("current") != play.seat or view.get("phase") == "over":
             return
-        if play.pending is not None and play.pending[0] == play.last_seq:
+        if play.pending is not None and play.pending.seq == play.last_seq:
             return  # already answered at this event (a snapshot after a resend, ...)
         try:
             actions = [Action.parse(str(text)) for text in legal]
@@ -539,13 +665,26 @@ class BotClient:
     async def _act(self, play: TablePlay, action: Action) -> None:
         self._refs += 1
         ref = f"b{self._refs}"
-        play.pending = (play.last_seq or 0, str(action))
+        play.pending = Move(play.last_seq or 0, str(action), ref)
         await self._send({"type": "act", "table": play.id, "action": str(action), "ref": ref})
 
     def _close_program(self, play: TablePlay) -> None:
         if play.program is not None:
             play.program.close()
             play.program = None
+
+
+def _answered(play: TablePlay, kind: str) -> None:
+    """The table answered the ``join`` (or took the ``ready``) sent to it: not sent again."""
+    if play.unanswered is not None and play.unanswered["type"] == kind:
+        play.unanswered = None
+
+
+def _number(value: Any) -> float | None:
+    """A number of a refusal's ``detail`` (None when it is not one)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
 
 
 def _choose(program: ExternalBot, view: WireView, legal: Sequence[Action]) -> Action:
