@@ -98,6 +98,11 @@ class ServerConfig:
     """WebSockets one bot account may hold open at once."""
     bot_max_tables: int = 4
     """Tables not finished one bot account may sit at at once (``too_many_tables`` beyond)."""
+    bot_silence_seconds: float = 60.0
+    """At a table without a turn timer, a bot account whose socket is open but which has not
+    played for this long at its turn is away from then, as if it had left (the away deadline,
+    then its substitute or its line's forfeit: issue 27, H1); 0: never. The connector plays
+    within its program's limit (1 s by default) or sends T13's default at once."""
     unjoined_table_seconds: float = 300.0
     """A started table that none of its seated people has ever joined (opened) is ended after
     this long, with no winner; 0: never."""

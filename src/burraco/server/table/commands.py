@@ -164,6 +164,8 @@ class TimerPurpose(Enum):
     PRESENCE = "presence"
     CONCLUDE = "conclude"
     """Try again to store a finished match (finish.py)."""
+    SILENCE = "silence"
+    """A bot account has not played at its turn at an untimed table (timers.py)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,7 @@ class GoneMixin(TableCore):
             return
         holder.user_id, holder.name, holder.gone = None, name, True
         holder.connections, holder.away_since, holder.came = 0, None, False
+        holder.silent = False
         await self._seed_gone(seat)
         await self._settle_gone()
 

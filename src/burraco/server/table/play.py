@@ -216,6 +216,8 @@ class PlayMixin(TableCore):
                 detail=error.code,
                 params=error.params,
             ) from None
+        if self.seats[seat].silent:
+            self._back_from_silence(seat)
         if self.clock is not None:
             self.clock.note_own_play(seat)
             if action.verb == DISCARD:
@@ -324,7 +326,7 @@ class PlayMixin(TableCore):
         return {
             seat
             for seat, holder in enumerate(self.seats)
-            if holder.user_id is not None and holder.connections > 0 and holder.substitute is None
+            if holder.present and holder.substitute is None
         }
 
     async def _ready(self, command: cmd.Ready) -> None:

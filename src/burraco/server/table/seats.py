@@ -40,6 +40,9 @@ class SeatState:
     """The seated person has opened the table since the match started."""
     gone: bool = False
     """The seat's player deleted his account: he will never come back (``_settle_gone``)."""
+    silent: bool = False
+    """A bot account with the table open that did not play at its turn for the server's
+    ``bot_silence_seconds``: away all the same until it plays (``_silence_expired``)."""
 
     @property
     def free(self) -> bool:
@@ -47,8 +50,8 @@ class SeatState:
 
     @property
     def present(self) -> bool:
-        """A seated person with the table open."""
-        return self.user_id is not None and self.connections > 0
+        """A seated person with the table open (and not silent at his turn)."""
+        return self.user_id is not None and self.connections > 0 and not self.silent
 
     def json(self, seat: int) -> messages.SeatJson:
         return messages.seat(
@@ -89,7 +92,9 @@ class SeatsMixin(TableCore):
             holder = self.seats[seat]
             holder.connections += 1
             holder.came = True
-            if holder.substitute is not None:  # the substitute bot leaves: say so at once
+            if holder.silent:
+                pass  # opening the table again is no move: a silent seat is back by playing
+            elif holder.substitute is not None:  # the substitute bot leaves: say so at once
                 holder.away_since = None
                 holder.substitute = None
                 self._cancel_timer(f"away{seat}")
@@ -125,7 +130,7 @@ class SeatsMixin(TableCore):
             if (
                 other != seat
                 and holder.user_id is not None
-                and holder.connections == 0
+                and not holder.present
                 and holder.substitute is None
                 and holder.away_since is not None
                 and f"away{other}" not in self._timers
@@ -149,8 +154,10 @@ class SeatsMixin(TableCore):
         holder = self.seats[seat]
         holder.connections = max(0, holder.connections - 1)
         if holder.connections == 0:
+            holder.silent = False  # gone now: away as anybody who left (the same deadline)
             if self.status == TableStatus.PLAYING and holder.user_id is not None:
-                self._mark_away(seat, self.hub.clock.now())
+                if holder.away_since is None:
+                    self._mark_away(seat, self.hub.clock.now())
                 self._presence_changed(seat)
                 self._arm_deserted()
             else:
@@ -193,6 +200,16 @@ class SeatsMixin(TableCore):
             self._publish(messages.away(seat, deadline, then, self._seats_json()))
         else:
             self._publish(messages.back(seat, self._seats_json()))
+
+    def _back_from_silence(self, seat: int) -> None:
+        """A silent seat's bot account played (``_act``): it is back, its substitute (if its
+        deadline had passed) leaves, and the table is told at once."""
+        holder = self.seats[seat]
+        holder.silent = False
+        holder.away_since = None
+        holder.substitute = None
+        self._cancel_timer(f"away{seat}")
+        self._tell_presence(seat)
 
     def _mark_away(self, seat: int, now: float) -> float:
         """The seated player is away from ``now``: his deadline (a bot, or a forfeit, after

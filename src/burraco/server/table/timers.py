@@ -72,12 +72,17 @@ class TimersMixin(TableCore):
             self._tell_presence(command.seat)
         elif purpose is TimerPurpose.CONCLUDE:
             await self._conclude()
+        elif purpose is TimerPurpose.SILENCE:
+            assert command.seat is not None
+            await self._silence_expired(command.seat)
 
     # ---------------------------------------------------------------------- clocks
 
     def _after_change(self) -> None:
-        """Arm the clock's timer and ask a bot to play if a bot is to act."""
+        """Arm the clock's timer (or, without one, the silent bot's) and ask a bot to play if
+        a bot is to act."""
         self._arm_clock()
+        self._arm_silence()
         self._maybe_bot()
 
     def _arm_clock(self) -> None:
@@ -122,6 +127,58 @@ class TimersMixin(TableCore):
         await self._finish(
             "timeout", timed_out_line=line if self.match.sides == 2 else None, timed_out_seat=seat
         )
+
+    # ---------------------------------------------------------- silent bot accounts
+
+    def _arm_silence(self) -> None:
+        """At a table without a turn timer, a bot account to act has ``bot_silence_seconds``
+        to play (issue 27, H1: a connector that stopped sending, its socket open, held the
+        match for ever); each change of the position sets the timer again."""
+        self._cancel_timer("silence")
+        state, delay = self.state, self.hub.config.bot_silence_seconds
+        if (
+            delay <= 0
+            or self.clock is not None  # the turn timer plays for a player who does not (T13)
+            or self.status != TableStatus.PLAYING
+            or state is None
+            or state.is_over
+        ):
+            return
+        holder = self.seats[state.current]
+        if holder.user_bot and holder.user_id is not None and holder.substitute is None:
+            self._set_timer("silence", delay, TimerPurpose.SILENCE, state.current)
+
+    async def _silence_expired(self, seat: int) -> None:
+        """The bot account to act has not played for ``bot_silence_seconds``: with its socket
+        open it is away all the same, from now (the away deadline, then its substitute or its
+        line's forfeit, ``_away_expired``), until it plays (``_back_from_silence``). A seat
+        whose socket is closed is away already: its silence is watched on, for its return."""
+        state, holder = self.state, self.seats[seat]
+        if (
+            self.status != TableStatus.PLAYING
+            or state is None
+            or state.is_over
+            or state.current != seat
+            or holder.substitute is not None
+            or holder.silent
+        ):
+            return
+        delay = self.hub.config.bot_silence_seconds
+        if holder.connections == 0 or holder.away_since is not None:
+            self._set_timer("silence", delay, TimerPurpose.SILENCE, seat)
+            return
+        log.info(
+            "table %s: seat %d (bot account %s) has not played for %.0f s at its turn,"
+            " its socket open: away from now",
+            self.id,
+            seat,
+            holder.name,
+            delay,
+        )
+        holder.silent = True
+        self._mark_away(seat, self.hub.clock.now())
+        self._tell_presence(seat)  # at once: the silence was the quiet time
+        self._arm_deserted()
 
     # --------------------------------------------------------------- away players
 
@@ -180,7 +237,7 @@ class TimersMixin(TableCore):
         out for nobody (issue 19), the table waits for him, his seat gets its bot when another
         person comes (``_someone_came``), and the match ends once deserted."""
         holder = self.seats[seat]
-        if holder.away_since is None or holder.connections != 0:
+        if holder.away_since is None or holder.present:
             return
         if self.config.tournament is None and self._people_never_joined():
             return
