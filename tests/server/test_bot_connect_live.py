@@ -413,3 +413,73 @@ def test_bot_connect_reconnects_after_a_dropped_socket_and_plays_on(tmp_path: Pa
         _reap(processes)
         proxy.close()
         server.stop()
+
+
+# ------------------------------------------------------------ at the bot limit (issue 27, H1)
+
+AT_THE_LIMIT = {k: v for k, v in SETTINGS.items() if k != "bot_messages_per_second"}
+"""The tests' settings with the server's default bot limit: 10 messages a second over the
+account's sockets, bursts of 40 (the others run at 200 a second, which hid the freeze)."""
+
+
+def _ended(process: subprocess.Popen[str], seconds: float) -> tuple[int, str]:
+    """The connector's exit code and standard error once it has stopped by itself."""
+    try:
+        _, err = process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        raise AssertionError(f"bot-connect did not end its match in time:\n{err}") from None
+    return process.returncode, err
+
+
+def test_at_the_bot_limit_a_fast_person_and_a_bot_play_to_the_end(tmp_path: Path) -> None:
+    """A person who plays at once against the example bot, at the server's default bot limit:
+    before the fix (issue 27, H1) the bot's 41st quick message was refused naming nothing and
+    the match froze for ever (5 of 5 in the black-box test). Now the connector keeps under the
+    limit: no message refused, the match ends, no move lost."""
+    server = LiveServer(tmp_path / "server", **AT_THE_LIMIT)
+    server.start()
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=20) as http:
+            vera = _person(http, "Vera")
+            token = _bot(http, vera, "VeraBot")
+        processes.append(_connector(server, token, f"{sys.executable} {EXAMPLE}"))
+        _until_online(server, vera, "VeraBot", processes[0])
+        played = asyncio.run(_play_as_person(server, vera, "VeraBot"))
+        assert played["end"]["ended"] == "complete"
+        code, err = _finished(processes[0])
+        assert code == 0, err
+        assert "moves lost: none" in err and "rate_limited" not in err, err
+        assert "Traceback" not in server.log()
+    finally:
+        _reap(processes)
+        server.stop()
+
+
+def test_at_the_bot_limit_two_bots_paired_by_quick_play_play_to_the_end(tmp_path: Path) -> None:
+    """Two connectors running the example bot queue for quick play at the server's default bot
+    limit and are paired together (three smazzate): before the fix both froze (2 of 2 in the
+    black-box test); now both end their match with no move lost."""
+    server = LiveServer(tmp_path / "server", **AT_THE_LIMIT)
+    server.start()
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=20) as http:
+            tokens = [_bot(http, _person(http, owner), f"{owner}Bot") for owner in ("Ada", "Bea")]
+        for token in tokens:
+            processes.append(
+                _connector(server, token, f"{sys.executable} {EXAMPLE}", "--accept", "quickplay")
+            )
+        ends = [_ended(process, 2 * MATCH_SECONDS) for process in processes]
+        for code, err in ends:
+            assert code == 0, err
+            assert "quick play: playing at table" in err and "moves lost: none" in err, err
+            assert "rate_limited" not in err, err
+        tables = {err.split("match over at table ")[1].split(":")[0] for _, err in ends}
+        assert len(tables) == 1, ends  # they played each other
+        assert "Traceback" not in server.log()
+    finally:
+        _reap(processes)
+        server.stop()
