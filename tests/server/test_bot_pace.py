@@ -31,12 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from httpx_ws import AsyncWebSocketSession, WebSocketDisconnect, aconnect_ws
 from httpx_ws.transport import ASGIWebSocketTransport
 
-from burraco.server.botclient import BotClient, ServerRefusal, Settings
+from burraco.server.botclient import PACE_SHARE, BotClient, Pacer, ServerRefusal, Settings
 from burraco.server.clock import FakeClock, TimerHandle
 from burraco.server.config import BOT_BURST_SECONDS, BOT_MESSAGES_PER_SECOND
+from burraco.server.ratelimit import Bucket
 from burraco.server.table import TableActor, TableStatus, commands
 from burraco.store import UserInfo
 
@@ -339,5 +341,36 @@ def test_a_refusal_names_the_message_it_refuses(tmp_path: Path) -> None:
                     refused = json.loads(await socket.receive_text())
                     assert refused["code"] == "rate_limited", refused
                     assert "table" not in refused and "ref" not in refused, refused
+
+    asyncio.run(scenario())
+
+
+def test_the_pace_never_empties_the_servers_bucket() -> None:
+    """Messages given to the connector as fast as can be go at its pace: the server's bucket
+    for the account (its default numbers, the same clock) always has a token for them, and
+    200 messages take the time the pace says (a burst of 20, then 8 a second)."""
+
+    async def scenario() -> None:
+        clock = FakeClock()
+        pacer = Pacer(clock)
+        burst = BOT_MESSAGES_PER_SECOND * BOT_BURST_SECONDS
+        server = Bucket(BOT_MESSAGES_PER_SECOND, burst, burst, 0.0, clock.monotonic)
+
+        async def move_time() -> None:
+            while True:
+                await asyncio.sleep(0)
+                due = clock.pending()
+                if due:
+                    clock.advance(due[0])
+
+        mover = asyncio.get_running_loop().create_task(move_time())
+        try:
+            for sent in range(200):
+                await pacer.wait()
+                assert server.take(), f"message {sent + 1} would be refused"
+        finally:
+            mover.cancel()
+        pace = BOT_MESSAGES_PER_SECOND * PACE_SHARE
+        assert clock.monotonic() == pytest.approx((200 - burst / 2) / pace, abs=0.2)
 
     asyncio.run(scenario())

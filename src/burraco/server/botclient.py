@@ -620,19 +620,17 @@ class BotClient:
             (wait or 0.0) / 1000, _number(params.get("limit")), _number(params.get("burst"))
         )
         self.refusals += 1
-        if ref is not None:
-            pending = play.pending
-            again: dict[str, Any] | None = None
-            if pending is not None and pending.ref == ref and not pending.taken:
-                again = {"type": "act", "table": play.id, "action": pending.action, "ref": ref}
-        else:
-            again = play.unanswered
+        pending, again = play.pending, None if ref is not None else play.unanswered
+        if pending is not None and ref is not None and pending.ref == ref and not pending.taken:
+            again = {"type": "act", "table": play.id, "action": pending.action, "ref": ref}
+        if play.over:
+            again = None  # (a refused ``leave``: nothing to do)
         what = "nothing to send again" if again is None else f"{again['type']} sent again"
         self.say(
             f"table {play.id}: rate_limited: {message.get('message')};"
             f" {what} after {wait or 0:g} ms"
         )
-        if again is not None and not play.over:
+        if again is not None:
             await self._send(again)
 
     # ------------------------------------------------------------------------------ deciding
