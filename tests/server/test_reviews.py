@@ -1,26 +1,51 @@
 """The bot's reviews on the server (server/reviews.py, routes/reviews.py, store/review_store.py;
 docs/review-server.md): asked by a player of a finished match, queued within the limits, run off
 the event loop, stored and served, never computed twice, re-queued after a restart; a failing
-review is marked failed with its error. Reviews run with a tiny budget (0.01 s a decision)."""
+review is marked failed with its error. Reviews run with a tiny budget (0.01 s a decision).
+
+The review's search itself (burraco.bots.review, measured by tests/bots/test_review.py) runs
+with coverage's tracer off in its thread (``untraced_review``): traced, its playouts tripled this
+file's time; the server's side of a review (queue, store, routes, messages) is traced as usual.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import random
+import sys
 import threading
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from burraco.bots import make_bot
 from burraco.engine import find_rules
 from burraco.engine.game import Game
 from burraco.engine.record import write_record
+from burraco.server import reviews
 from burraco.server.reviews import review_job
 
 from .inprocess import InProcess, running_app
 
 QUICK: dict[str, Any] = {"review_workers": 0, "review_seconds": 0.01}
+
+
+def untraced_review(*args: Any) -> dict[str, Any]:
+    """``review_job`` with this thread's tracer (coverage's, when measuring) off meanwhile."""
+    tracer = sys.gettrace()
+    sys.settrace(None)
+    try:
+        return review_job(*args)
+    finally:
+        sys.settrace(tracer)
+
+
+@pytest.fixture(autouse=True)
+def _reviews_untraced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app of this file runs its reviews through ``untraced_review``."""
+    monkeypatch.setattr(reviews, "review_job", untraced_review)
 
 
 @functools.cache
@@ -97,7 +122,7 @@ class Gate:
         self.calls += 1
         self.started.set()
         assert self.open.wait(30), "the gate was never opened"
-        return review_job(*args)
+        return untraced_review(*args)
 
 
 def test_a_player_asks_for_his_review_and_gets_it_stored_and_served(tmp_path: Path) -> None:
@@ -285,7 +310,7 @@ def test_reviews_run_in_a_worker_process(tmp_path: Path) -> None:
                 return bool(answer["status"] == "done")
 
             await app.until(done, timeout=60, every=0.05)
-            local = await asyncio.to_thread(review_job, 0, record_text(), 0, 0.01)
+            local = await asyncio.to_thread(untraced_review, 0, record_text(), 0, 0.01)
             result = (await app.http.get("/api/tables/t1/review?seat=0")).json()["review"]
             assert result == local  # deterministic: the same review in the worker as here
             assert all(p["total"] == 0 or p["done"] <= p["total"] for p in progress)
