@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, Request
+from playwright.sync_api import Page, Request, Route
 
 from . import driver
 from .conftest import Pages
@@ -188,3 +188,41 @@ def test_partial_elimination_t21_from_the_form(pages: Pages) -> None:
     page.wait_for_url(re.compile(r"\?tournament="))
     page.wait_for_selector(".tournament-screen .tour-head")
     assert "eliminazione 1:7, 2:14" in page.locator(".tour-head").inner_text()
+
+
+def test_a_late_list_keeps_the_form_being_typed(pages: Pages) -> None:
+    """The list of tournaments arrives after the player has begun the form (a slow server): its
+    redraw keeps what he typed and where (the elimination typed, not yet committed by a change
+    event, was lost under load: the form was sent without it). T21: the bad elimination is
+    refused with its hint, the good one goes into the tournament."""
+    page = pages.new()
+    driver.guest(page)
+    page.wait_for_selector(".lobby-screen")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(re.compile(r"/api/tournaments$"), hold)
+    page.locator('[data-cmd="tournaments"]').click()
+    page.wait_for_selector(".tournaments-screen")
+    form = page.locator('form[data-form="tournament"]')
+    form.locator('input[name="name"]').fill("Eliminazione lenta")
+    form.locator('select[name="rounds"]').select_option("3")
+    field = form.locator('input[name="elimination"]')
+    field.click()
+    field.type("dopo il primo")
+    for _ in range(200):  # the list is being asked (Playwright hands the route over)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the list of tournaments was never asked"
+    before = form.element_handle()
+    for route in held:
+        route.continue_()
+    page.unroute(re.compile(r"/api/tournaments$"))
+    page.wait_for_function("form => !form.isConnected", arg=before)  # the page was redrawn
+    assert field.input_value() == "dopo il primo"
+    assert page.evaluate("document.activeElement.getAttribute('name')") == "elimination"
+    form.locator('button[type="submit"]').click()
+    page.wait_for_selector(".form-error:has-text('turno:VP')")

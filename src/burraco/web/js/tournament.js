@@ -144,6 +144,15 @@ export class TournamentListScreen {
   }
 
   render() {
+    // The list may arrive while the player types in the form (a slow server): the redraw keeps
+    // what he typed, even before a change event committed it, and where he was typing.
+    const old = this.root.querySelector('form[data-form="tournament"]');
+    if (old) this.readForm(old);
+    const focused = this.root.contains(document.activeElement) ? document.activeElement : null;
+    const name = focused && focused.getAttribute("name")
+      ? `[name="${focused.getAttribute("name")}"]${focused.type === "radio" ? `[value="${focused.value}"]` : ""}`
+      : null;
+    const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
     replace(this.root,
       topbar(this.ctx, t("tour.title")),
       h("div", { class: "lobby-grid" },
@@ -152,6 +161,11 @@ export class TournamentListScreen {
         h("section", { class: "panel" }, h("h2", { text: t("tour.new") }), this.createForm()),
       ),
     );
+    const again = name ? this.root.querySelector(`form[data-form="tournament"] ${name}`) : null;
+    if (again) {
+      again.focus();
+      if (caret && typeof again.setSelectionRange === "function") again.setSelectionRange(caret[0], caret[1]);
+    }
   }
 
   invitationList() {
