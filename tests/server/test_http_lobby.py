@@ -234,6 +234,34 @@ def test_settings_that_are_not_numbers_are_refused(server: Server, people: list[
         assert answer.status_code == 422, answer.text
 
 
+@pytest.mark.parametrize("depth", [450, 700, 999])
+def test_a_body_nested_deep_is_refused_in_the_documented_shape(server: Server, depth: int) -> None:
+    """Issue 27, M5: a value nested hundreds deep was quoted back in the refusal, whose encoding
+    then failed (a 500 and a 65 KB traceback for a 1.2 KB body, before any login). Now a
+    ``bad_request`` that says where and what, never the value, and stays short."""
+    raw = '{"name": ' + "[" * depth + "]" * depth + ', "password": "una password lunga"}'
+    with server.client() as client:
+        answer = client.post(
+            "/api/register", content=raw, headers={"Content-Type": "application/json"}
+        )
+    # 422 with where the problem is; or 400 when the JSON reader itself gives up on the depth
+    # (Python's recursion limit, reached at some depth below 1,000 whatever the stack).
+    assert answer.status_code in (400, 422), answer.text
+    assert answer.json()["error"] == "bad_request" and answer.json()["message"]
+    assert len(answer.content) < 1000, len(answer.content)
+    if answer.status_code == 422:
+        assert answer.json()["detail"][0]["loc"] == ["body", "name"]
+        assert "input" not in answer.json()["detail"][0]
+
+
+def test_a_long_value_is_not_quoted_back(server: Server) -> None:
+    """The refusal of a 100 KB name is as short as any other (it says where, not what)."""
+    with server.client() as client:
+        answer = client.post("/api/register", json={"name": ["x" * 100_000], "password": "p"})
+    refused(answer, 422, "bad_request")
+    assert len(answer.content) < 1000, len(answer.content)
+
+
 def test_creating_a_table_needs_a_session(server: Server) -> None:
     with server.client() as client:
         refused(client.post("/api/tables", json={"smazzate": 1}), 401, "not_authenticated")
