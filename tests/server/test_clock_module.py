@@ -102,8 +102,13 @@ async def _waiting_tells_a_timer_only_an_advance_fires() -> None:
     assert clock.waiting(later)
     assert not clock.waiting(at_once) and not clock.waiting(cancelled)
     assert not clock.waiting(None)
-    clock.advance(2)
+    assert clock.left(later) == 2
+    assert clock.left(at_once) is None and clock.left(cancelled) is None
+    clock.advance(0.5)
+    assert clock.left(later) == 1.5
+    clock.advance(1.5)
     assert not clock.waiting(later)  # due now
+    assert clock.left(later) is None
     await _turns()
 
 

@@ -169,12 +169,19 @@ class FakeClock:
         """Whether ``handle`` is a timer of this clock that only an ``advance`` will fire (set
         with a delay, not yet due, not cancelled). A timer set with no delay is not: it runs on
         its loop's next turn by itself."""
+        return self.left(handle) is not None
+
+    def left(self, handle: object) -> float | None:
+        """The seconds an ``advance`` must pass for ``handle`` to fire, when it is ``waiting``;
+        otherwise None."""
         with self._lock:
-            return (
+            if (
                 isinstance(handle, _Due)
                 and not handle.cancelled
                 and handle.at > self._elapsed + _SAME_INSTANT
-            )
+            ):
+                return handle.at - self._elapsed
+            return None
 
     def pending(self) -> list[float]:
         """The seconds from now to each timer and sleeper not yet due and not cancelled, soonest

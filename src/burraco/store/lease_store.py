@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import DateTime, bindparam, text
 
 from .fencing import LeaseLost, check_fences
 from .store import Store
@@ -273,6 +273,10 @@ class LeaseStore:
             "   OR (l.table_id IS NOT NULL AND (l.node IS NULL OR n.id IS NULL"
             f"     OR {self._now} - n.heartbeat_at >= :ttl)))"
             " ORDER BY t.id LIMIT :limit"
+        ).bindparams(
+            # Typed as the column is: SQLite then gets the text SQLAlchemy stores, rather than
+            # the sqlite3 module's own datetime adapter (deprecated since Python 3.12).
+            bindparam("cutoff", type_=DateTime(timezone=True))
         )
         cutoff = datetime.now(UTC) - timedelta(seconds=unclaimed_after)
         params: dict[str, Any] = {f"s{i}": s for i, s in enumerate(statuses)}
