@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         rated=args.rated,
         bots_after=args.bots_after,
         stderr_path=args.stderr,
+        seed=args.seed,
     )
 
     def say(text: str) -> None:

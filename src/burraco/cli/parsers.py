@@ -504,6 +504,9 @@ def add_bot_connect_parser(commands: Commands) -> None:
         "--bots-after", type=float, default=None, help="let bots fill after 15, 30 or 60 s"
     )
     parser.add_argument("--stderr", help="a file for the program's standard error")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="the seed the program gets in hello (none)"
+    )
     parser.set_defaults(run=Run("burraco.cli.botconnect"))
 
 

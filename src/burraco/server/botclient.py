@@ -199,6 +199,9 @@ class Settings:
     rated: bool = False
     bots_after: float | None = None
     stderr_path: str | None = None
+    seed: int | None = None
+    """Handed to the program in ``hello`` (docs/bot-protocol.md): a program that seeds its
+    random choices with it plays the same moves in the same positions (None: no seed)."""
 
 
 class BotClient:
@@ -653,6 +656,7 @@ class BotClient:
         if program is None:
             program = play.program = ExternalBot(
                 self.settings.command,
+                seed=self.settings.seed,
                 time_limit=self.settings.time_limit,
                 stderr_path=self.settings.stderr_path,
                 name=self.name,
