@@ -79,10 +79,18 @@ schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP)
 
 @pytest.fixture(scope="module")
 def auth() -> Iterator[dict[str, str]]:
-    with asgi.get_client(cast(Any, APP)) as client:
-        headers = _prepare(client)
-    yield headers
-    asgi.shutdown_lifespans()
+    # One lifespan for the module: schemathesis's pytest plugin ends the app's lifespan after
+    # every test (``asgi.shutdown_lifespans`` in its ``pytest_runtest_teardown``), so each of the
+    # 126 operations started the app again (the store, the hub, the recovery of its tables): a
+    # third of the file's CPU. The app now lives from the first request to the module's end, as
+    # a server does, and the operations meet the state the ones before them left.
+    ending = asgi.shutdown_lifespans
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(asgi, "shutdown_lifespans", lambda: None)
+        with asgi.get_client(cast(Any, APP)) as client:
+            headers = _prepare(client)
+        yield headers
+    ending()
     shutil.rmtree(DATA_DIR, ignore_errors=True)
 
 
