@@ -56,7 +56,10 @@ def main() -> int:
         kind = message.get("type")
         if kind == "hello":
             rng = random.Random(message.get("seed"))
-            log(f"seat {message['seat']} of {message['players']}, {message['rules']['name']}")
+            log(
+                f"seat {message['seat']} of {message['players']}, {message['rules']['name']},"
+                f" seed {message.get('seed')}"
+            )
             send({"id": message["id"], "name": NAME, "ready": True})
         elif kind == "decide":
             send({"id": message["id"], "action": choose(message["legal"], rng)})

@@ -230,7 +230,11 @@ def test_the_example_bot_plays_a_person_online_through_bot_connect(tmp_path: Pat
             wrong = _connector(server, paola, f"{sys.executable} {EXAMPLE}")
             code, err = _finished(wrong)
             assert code == 2 and "not a bot account" in err
-        connector = _connector(server, token, f"{sys.executable} {EXAMPLE}")
+        # --seed reaches the program's hello (the example bot logs it, to --stderr's file).
+        bot_log = tmp_path / "bot.err"
+        connector = _connector(
+            server, token, f"{sys.executable} {EXAMPLE}", "--seed", "7", "--stderr", str(bot_log)
+        )
         processes.append(connector)
         _until_online(
             server, paola, "PaolaBot", connector
@@ -245,6 +249,7 @@ def test_the_example_bot_plays_a_person_online_through_bot_connect(tmp_path: Pat
         assert code == 0, err
         assert "challenge from Paola: accepted" in err and "match over" in err, err
         assert "moves lost: none" in err, err
+        assert "seed 7" in bot_log.read_text(), bot_log.read_text()
         with httpx.Client(base_url=server.url, trust_env=False) as http:
             profile = http.get("/api/players/PaolaBot").json()
         assert profile["bot"] is True and profile["owner"] == "Paola"
