@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import APIResponse, Locator, Page, Route, expect
 
 from . import driver
 from .conftest import Pages
@@ -143,3 +143,42 @@ def test_friends_in_english(pages: Pages) -> None:
     expect(notice).to_contain_text("Tito does not take invitations from you.")
     assert notice.get_attribute("class") == "notice error"
     assert_english(notice)
+
+
+def test_a_list_asked_before_a_follow_does_not_undo_it(pages: Pages) -> None:
+    """The lobby's poll asked for the friends list just before a follow, and its answer came
+    after the follow's (a slow server): the panel keeps the newer list. Before the fix the old
+    list came back and the name just followed vanished from the panel until the next poll (a
+    loaded run's bot-account page test failed on it)."""
+    sara, tito = pages.new(), pages.new()
+    driver.register(tito, "Tito")
+    driver.register(sara, "Sara")
+    panel = sara.locator(".panel.friends")
+    panel.locator('input[name="player"]').wait_for()
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold(route: Route) -> None:
+        if route.request.method == "GET":
+            held.append((route, route.fetch()))  # the list as the server has it now
+        else:
+            route.continue_()
+
+    sara.route(re.compile(r"/api/friends$"), hold)
+    for _ in range(200):  # the lobby's next poll (every 4 s)
+        if held:
+            break
+        sara.wait_for_timeout(50)
+    assert held, "the lobby never asked for the friends list"
+    before = list(held)  # asked (and answered by the server) before the follow
+    panel.locator('input[name="player"]').fill("Tito")
+    panel.locator('button[type="submit"]').click()
+    pending = panel.locator(".muted", has_text="Aspetti che ti seguano: Tito")
+    pending.wait_for()
+    for route, answer in before:  # only the old lists reach the page now
+        route.fulfill(response=answer)
+    before[-1][0].request.response()  # delivered to the page
+    sara.wait_for_timeout(300)  # the page's own turn to read it
+    expect(pending).to_be_visible()
+    for route, answer in held[len(before) :]:
+        route.fulfill(response=answer)
+    sara.unroute(re.compile(r"/api/friends$"))

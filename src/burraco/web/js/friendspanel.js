@@ -12,6 +12,12 @@ export class FriendsPanel {
     this.ctx = ctx;
     this.data = null;
     this.message = "";
+    // The lobby's poll asks for the list every 4 s; an answer that left the server before a
+    // follow changed it must not put the old list back (a friend just followed vanished from
+    // the panel until the next poll). Each ask is numbered; a follow's answer makes every ask
+    // already sent stale.
+    this.asked = 0;
+    this.staleUpTo = 0;
     this.root = h("section", { class: "panel friends", "aria-labelledby": "friends-title" });
   }
 
@@ -22,8 +28,11 @@ export class FriendsPanel {
 
   async refresh() {
     if (!this.ctx.user || this.ctx.user.guest) return;
+    const ask = ++this.asked;
     try {
-      this.data = await api.friends();
+      const data = await api.friends();
+      if (ask <= this.staleUpTo) return; // a follow answered since: its list is newer
+      this.data = data;
     } catch (error) {
       this.message = errorText(error);
     }
@@ -33,6 +42,7 @@ export class FriendsPanel {
   async follow(name, undo = false) {
     try {
       this.data = undo ? await api.unfollow(name) : await api.follow(name);
+      this.staleUpTo = this.asked;
       this.message = "";
       // Followed: the name typed for it is done with (a refusal leaves it, to be corrected).
       const typing = this.root.querySelector('.friends-form input[name="player"]');
