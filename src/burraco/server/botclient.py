@@ -21,6 +21,11 @@ answered only once the server has taken it (issue 27, H1: matches froze for ever
 
 The HTTP calls use the standard library (``urllib`` in a thread) and the socket the
 ``websockets`` package, which the server extra already has (uvicorn's).
+
+Why one module of about 700 lines: ``BotClient`` is one socket's loop, and its parts (taking
+tables, deciding, pacing, reconnecting) read and change the same per-table state
+(``TablePlay``); the pieces that stand alone (``WireView``, ``Pacer``) are small. It stays whole
+until the connector is split by concern with the service layer (issue 29).
 """
 
 from __future__ import annotations
